@@ -1,0 +1,101 @@
+"""The contract between the engine and a simulator family.
+
+A family is a pure function of plain data: it receives a :class:`Point` (the
+policy, workload, system and stopping rule of one grid point, as plain Python
+values) and a ``numpy.random.Generator``, and returns a :class:`Result`.
+It knows nothing of Ray, Hydra or xarray; the engine knows nothing of a
+family's policies beyond their config names.
+
+Every variable a family can return is declared once, in ``Family.variables``,
+with its units, long name and the extra dimensions it carries beyond the grid
+point and the replication (``("host",)`` for a per-host value, ``()`` for a
+scalar). The engine uses that table to lay out the Dataset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One output variable of a family (DESIGN §5: shared names mean the same thing)."""
+
+    name: str
+    units: str
+    long_name: str
+    dims: tuple[str, ...] = ()
+    dtype: str = "float64"
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """When a replication ends: ``jobs`` measured after ``warmup`` discarded ones.
+
+    ``max_in_system`` caps the number of jobs present at once; a run that hits it
+    is stopped and reported ``saturated`` instead of running on (DESIGN §6).
+    """
+
+    jobs: int
+    warmup: int
+    max_in_system: int = 1_000_000
+
+
+@dataclass(frozen=True)
+class Point:
+    """Everything one replication of one grid point needs, as plain data.
+
+    ``policy`` and ``workload`` are the composed config sections as dicts (they
+    carry at least ``name``); ``system`` is the ``system`` section; ``load`` the
+    offered load.
+    """
+
+    policy: Mapping[str, Any]
+    workload: Mapping[str, Any]
+    system: Mapping[str, Any]
+    load: float
+    stop: StopRule
+    record_jobs: bool = False
+    model: str = "simulation"
+
+
+@dataclass
+class Result:
+    """What one replication returns.
+
+    ``summary`` maps declared variable names to a float/bool (scalar variables)
+    or a 1-D array (variables with one extra dimension). ``jobs`` holds per-job
+    arrays, all of one length, when ``record_jobs`` was asked for. ``work`` is the
+    number of jobs (or events) simulated, for the progress bar's throughput.
+    """
+
+    summary: dict[str, Any]
+    jobs: dict[str, np.ndarray] | None = None
+    work: int = 0
+
+
+@dataclass(frozen=True)
+class Family:
+    """A simulator family as the engine sees it.
+
+    simulate(point, rng) -> Result
+        One replication. Deterministic given ``rng``; no side effects.
+    validate(point) -> None
+        Raises ``ValueError`` with one line naming the bad option and the allowed
+        values, before any simulation starts.
+    analytic(point) -> Result | None
+        The closed-form/approximate model of the same point (``model=analytic``),
+        or ``None`` when the family has none for this policy.
+    """
+
+    name: str
+    policies: tuple[str, ...]
+    variables: tuple[Variable, ...]
+    simulate: Callable[[Point, np.random.Generator], Result]
+    validate: Callable[[Point], None]
+    analytic: Callable[[Point], Result | None] | None = None
+    extra_coords: Mapping[str, Callable[[Point], np.ndarray]] = field(default_factory=dict)
