@@ -6,6 +6,9 @@ register themselves in :data:`FAMILIES` when imported.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from sweep.families._family import Family, Point, Result, StopRule, Variable
 
 FAMILIES: dict[str, Family] = {}
@@ -25,8 +28,9 @@ def register(family: Family) -> Family:
 
 def load_families() -> dict[str, Family]:
     """Import every family subpackage (each registers itself) and return the registry."""
-    import sweep.families.dispatch  # noqa: F401
-
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg and not module.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{module.name}")
     return FAMILIES
 
 
