@@ -71,11 +71,14 @@ class Result:
     or a 1-D array (variables with one extra dimension). ``jobs`` holds per-job
     arrays, all of one length, when ``record_jobs`` was asked for. ``work`` is the
     number of jobs (or events) simulated, for the progress bar's throughput.
+    ``attrs`` carries facts about the input worth keeping in the Dataset's
+    attributes (e.g. trace jobs dropped, by reason); str, int or float values.
     """
 
     summary: dict[str, Any]
     jobs: dict[str, np.ndarray] | None = None
     work: int = 0
+    attrs: dict[str, str | int | float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
