@@ -1,0 +1,135 @@
+"""Records -> one labeled Dataset -> netCDF, written atomically (DESIGN §5, a contract).
+
+Each declared variable becomes an array over the grid's dimensions, then
+``replication``, then the variable's own extra dimensions (``host``, ...),
+filled in one pass from the records. Per-job arrays go on a ``job`` dimension.
+Attributes carry units and long names; the Dataset's attributes carry the
+resolved config as YAML text, the package version and the root seed (netCDF
+attributes cannot hold dicts, None or bools: DESIGN §9).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from sweep.engine.grid import Grid
+from sweep.engine.tasks import Record
+from sweep.families import Family, Variable
+
+
+def _fill_value(dtype: np.dtype) -> Any:
+    if dtype.kind == "b":
+        return False
+    if dtype.kind in "iu":
+        return 0
+    return np.nan
+
+
+def _declared_variables(families: Sequence[Family]) -> dict[str, tuple[Variable, Family]]:
+    declared: dict[str, tuple[Variable, Family]] = {}
+    for family in families:
+        for variable in family.variables:
+            if variable.name in declared and declared[variable.name][0].dims != variable.dims:
+                other = declared[variable.name][1].name
+                raise ValueError(f"variable {variable.name!r} has different dimensions in "
+                                 f"families {other!r} and {family.name!r}")
+            declared.setdefault(variable.name, (variable, family))
+    return declared
+
+
+def _extra_coord(dim: str, family: Family, grid: Grid, records: Sequence[Record],
+                 name: str) -> np.ndarray:
+    """Labels of an extra dimension: the family's, from the point with the longest value."""
+    longest = max(records, key=lambda r: np.size(r.summary.get(name, ())))
+    size = np.size(longest.summary.get(name, ()))
+    labeller = family.extra_coords.get(dim)
+    if labeller is None:
+        return np.arange(size)
+    return np.asarray(labeller(grid.points[longest.index].point))[:size]
+
+
+def _variable_array(variable: Variable, family: Family, grid: Grid, records: Sequence[Record],
+                    replications: int, coords: dict[str, Any]) -> np.ndarray:
+    dtype = np.dtype(variable.dtype)
+    extra_shape = []
+    for dim in variable.dims:
+        if dim not in coords:
+            coords[dim] = _extra_coord(dim, family, grid, records, variable.name)
+        extra_shape.append(len(coords[dim]))
+    values = np.full((*grid.shape, replications, *extra_shape), _fill_value(dtype), dtype=dtype)
+    for record in records:
+        if variable.name not in record.summary:
+            continue
+        value = np.asarray(record.summary[variable.name], dtype=dtype)
+        target = (*grid.points[record.index].position, record.replication)
+        values[target + tuple(slice(0, n) for n in value.shape)] = value
+    return values
+
+
+def _job_arrays(grid: Grid, records: Sequence[Record], replications: int,
+                dims: list[str]) -> dict[str, tuple[list[str], np.ndarray]]:
+    with_jobs = [r for r in records if r.jobs]
+    if not with_jobs:
+        return {}
+    names = sorted({name for r in with_jobs for name in r.jobs})
+    length = max(len(array) for r in with_jobs for array in r.jobs.values())
+    arrays = {}
+    for name in names:
+        values = np.full((*grid.shape, replications, length), np.nan)
+        for record in with_jobs:
+            column = record.jobs.get(name)
+            if column is not None:
+                position = grid.points[record.index].position
+                values[(*position, record.replication, slice(0, len(column)))] = column
+        arrays[name] = ([*dims, "replication", "job"], values)
+    return arrays
+
+
+def _merge_attrs(records: Sequence[Record]) -> dict[str, Any]:
+    """Record attributes that agree across records, as-is; conflicting ones are joined."""
+    values: dict[str, set] = {}
+    for record in records:
+        for key, value in record.attrs.items():
+            values.setdefault(key, set()).add(value)
+    return {key: (next(iter(v)) if len(v) == 1 else "; ".join(map(str, sorted(v, key=str))))
+            for key, v in sorted(values.items())}
+
+
+def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Family],
+                  replications: int, attrs: Mapping[str, Any]) -> xr.Dataset:
+    """The sweep's Dataset, built in one step from all records (DESIGN §3 step 4)."""
+    dims = [axis.dim for axis in grid.axes]
+    coords: dict[str, Any] = {axis.dim: list(axis.values) for axis in grid.axes}
+    coords["replication"] = np.arange(replications)
+    data_vars = {}
+    for name, (variable, family) in _declared_variables(families).items():
+        values = _variable_array(variable, family, grid, records, replications, coords)
+        data_vars[name] = ([*dims, "replication", *variable.dims], values,
+                           {"units": variable.units, "long_name": variable.long_name})
+    job_arrays = _job_arrays(grid, records, replications, dims)
+    if job_arrays:
+        coords["job"] = np.arange(next(iter(job_arrays.values()))[1].shape[-1])
+    data_vars.update(job_arrays)
+    dataset = xr.Dataset(data_vars, coords=coords)
+    for axis in grid.axes:
+        dataset[axis.dim].attrs["config_key"] = axis.key
+    dataset.attrs.update(_merge_attrs(records))
+    dataset.attrs.update(attrs)
+    return dataset
+
+
+def write_atomic(dataset: xr.Dataset, path: Path) -> None:
+    """netCDF4 at ``path`` via a temporary file in the same folder and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        dataset.to_netcdf(temporary, engine="netcdf4", format="NETCDF4")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)

@@ -1,0 +1,177 @@
+"""Expand a composed config into the grid of points (DESIGN §3).
+
+An axis is ``policy``, ``workload``, ``load`` or any other config key listed
+under ``grid.<key>``; a key that is not on the grid keeps its single value, and
+``policy``, ``workload`` and ``load`` are always axes (of length one when not
+swept). Config-group options are composed once per option, not once per point.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from sweep.engine.config import ConfigError, check_load, compose_group_option, plain
+from sweep.engine.seeding import stream_key
+from sweep.families import Point, StopRule, family_of
+
+#: Axes every Dataset has, in this order, before any other grid axis.
+CORE_AXES = ("policy", "workload", "load")
+#: Names a grid axis may not take: they are dimensions sweep adds itself.
+RESERVED_DIMS = ("replication", "job")
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One dimension of the sweep: ``dim`` names it in the Dataset, ``key`` in the config."""
+
+    dim: str
+    key: str
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    """One point: its position on every axis, what the family needs, its stream key."""
+
+    index: int
+    position: tuple[int, ...]
+    point: Point
+    stream: tuple[int, ...]
+
+    def label(self, axes: Sequence[Axis]) -> str:
+        """``policy=random, load=0.5, ...`` for messages."""
+        return ", ".join(f"{a.dim}={a.values[i]}" for a, i in zip(axes, self.position, strict=True))
+
+
+@dataclass(frozen=True)
+class Grid:
+    axes: tuple[Axis, ...]
+    points: tuple[GridPoint, ...]
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(len(a.values) for a in self.axes)
+
+
+def _grid_entries(grid: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Flatten ``grid`` to (dotted key, list of values)."""
+    for name, value in grid.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, Mapping) and key not in CORE_AXES:
+            yield from _grid_entries(value, key + ".")
+        elif isinstance(value, list | tuple) and len(value) > 0:
+            yield key, list(value)
+        else:
+            raise ConfigError(f"grid.{key} must be a non-empty list like [v1,v2], got {value!r}")
+
+
+def _dim_names(keys: Sequence[str]) -> list[str]:
+    """Each key's last component, or the whole key (dots as '_') where two would collide."""
+    last = [k.rsplit(".", 1)[-1] for k in keys]
+    return [name if last.count(name) == 1 else key.replace(".", "_")
+            for key, name in zip(keys, last, strict=True)]
+
+
+def build_axes(cfg: DictConfig) -> tuple[Axis, ...]:
+    """The sweep's axes: the core three first, then the other grid keys in the order given."""
+    grid = OmegaConf.to_container(cfg.grid, resolve=True)
+    entries = dict(_grid_entries(grid))
+    choices = cfg.hydra.runtime.choices
+    defaults = {"policy": [choices.policy], "workload": [choices.workload], "load": [cfg.load]}
+    keys = [*CORE_AXES, *(k for k in entries if k not in CORE_AXES)]
+    values = {k: entries.get(k, defaults.get(k)) for k in keys}
+    values["load"] = [check_load(v) for v in values["load"]]
+    for key in keys:
+        if len(set(map(repr, values[key]))) != len(values[key]):
+            raise ConfigError(f"grid.{key} lists a value twice: {values[key]}")
+    dims = _dim_names(keys)
+    for dim, key in zip(dims, keys, strict=True):
+        if dim in RESERVED_DIMS:
+            raise ConfigError(f"grid.{key} would make a dimension named {dim!r}, which sweep reserves")
+    return tuple(Axis(d, k, tuple(values[k])) for d, k in zip(dims, keys, strict=True))
+
+
+def _set_key(config: dict[str, Any], key: str, value: Any) -> None:
+    *parents, leaf = key.split(".")
+    node = config
+    for part in parents:
+        node = node[part]
+    node[leaf] = value
+
+
+def _has_key(config: Mapping[str, Any], key: str) -> bool:
+    node: Any = config
+    for part in key.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _group_sections(cfg: DictConfig, overrides: Sequence[str], group: str,
+                    names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Each listed option of ``group``, composed once (the selected one is already in cfg)."""
+    selected = cfg.hydra.runtime.choices[group]
+    sections = {name: (OmegaConf.to_container(cfg[group], resolve=True) if name == selected
+                       else compose_group_option(overrides, group, name)) for name in names}
+    for name, section in sections.items():
+        section.setdefault("name", name)
+    return sections
+
+
+def _check_axis_keys(axes: Sequence[Axis], base: Mapping[str, Any],
+                     sections: Mapping[str, Mapping[str, dict[str, Any]]]) -> None:
+    for axis in axes:
+        if axis.key in CORE_AXES:
+            continue
+        group = axis.key.split(".", 1)[0]
+        if group in sections:
+            found = any(_has_key({group: s}, axis.key) for s in sections[group].values())
+        else:
+            found = _has_key(base, axis.key)
+        if not found:
+            known = ", ".join(sorted(k for k in base if k not in ("hydra", "grid")))
+            raise ConfigError(f"grid over unknown key {axis.key!r}; top-level keys: {known}")
+
+
+def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
+    """The grid of a composed config: axes, then one validated Point per combination."""
+    axes = build_axes(cfg)
+    base = plain(cfg)
+    base.pop("grid", None)
+    by_key = {a.key: a for a in axes}
+    sections = {g: _group_sections(cfg, overrides, g, by_key[g].values) for g in ("policy", "workload")}
+    _check_axis_keys(axes, base, sections)
+    stop = StopRule(**base["stop"])
+    points = []
+    for index, position in enumerate(itertools.product(*(range(len(a.values)) for a in axes))):
+        config = copy.deepcopy(base)
+        for axis, i in zip(axes, position, strict=True):
+            value = axis.values[i]
+            if axis.key in sections:
+                config[axis.key] = copy.deepcopy(sections[axis.key][value])
+            elif _has_key(config, axis.key) or axis.key.split(".", 1)[0] not in sections:
+                _set_key(config, axis.key, value)
+        point = Point(policy=config["policy"], workload=config["workload"], system=config["system"],
+                      load=config["load"], stop=stop, record_jobs=config["record_jobs"],
+                      model=config["model"])
+        grid_point = GridPoint(index, position, point, stream_key(point.workload, point.load))
+        _validate_point(grid_point, axes)
+        points.append(grid_point)
+    return Grid(axes, tuple(points))
+
+
+def _validate_point(grid_point: GridPoint, axes: Sequence[Axis]) -> None:
+    point = grid_point.point
+    try:
+        family = family_of(point.policy["name"])
+        family.validate(point)
+    except (KeyError, ValueError, TypeError) as error:
+        message = error.args[0] if error.args else str(error)
+        raise ConfigError(f"{message} (at {grid_point.label(axes)})") from None
