@@ -1,0 +1,5 @@
+"""The ``rigid`` family: P processors, rigid jobs with user estimates, no preemption.
+
+Seed 001 (Talby & Feitelson 1999) and MODEL_NOTES §2: FCFS, EASY, conservative
+and slack-based priority backfilling on traces such as KTH SP2.
+"""
