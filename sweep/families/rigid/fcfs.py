@@ -1,0 +1,34 @@
+"""FCFS: start waiting jobs strictly in submit order (seed 001 §1, MODEL_NOTES §2).
+
+At each event time, after completions and arrivals, the queue head starts while
+enough processors are free; the first job that does not fit blocks all others.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sweep.families.rigid import _core
+from sweep.families.rigid._policy import NoParams, Policy, register_policy
+
+
+@njit(cache=True)
+def _fcfs(submit, run, req, procs, processors):
+    state = _core.new_state(submit.size, processors)
+    start, queue, running, cnt = state[:4]
+    t, done, new = _core.advance(np.inf, submit, run, procs, *state)
+    while t < np.inf:
+        _core.start_heads(t, req, procs, start, queue, running, cnt)
+        _core.drop_started(start, queue, cnt)
+        t, done, new = _core.advance(np.inf, submit, run, procs, *state)
+    return start
+
+
+def schedule(submit: np.ndarray, run: np.ndarray, requested: np.ndarray, procs: np.ndarray,
+             priority: np.ndarray, processors: int, params: NoParams) -> np.ndarray:
+    """Start times under FCFS (``priority`` and ``params`` unused)."""
+    return _fcfs(submit, run, requested, procs, processors)
+
+
+register_policy(Policy("fcfs", schedule))
