@@ -1,4 +1,41 @@
 """Job streams: service-time distributions, arrival processes and trace readers.
 
 Nothing here knows of Ray, Hydra, xarray or of any family.
+
+- :mod:`~sweep.workloads.swf`: the Standard Workload Format reader;
+- :mod:`~sweep.workloads.distributions`: service-time distributions with closed forms;
+- :mod:`~sweep.workloads.named`: the workloads of seed 003 (C90, J90, CTC);
+- :mod:`~sweep.workloads.config`: a distribution from a ``conf/workload`` config.
 """
+
+from sweep.workloads.config import make_distribution, validate_workload
+from sweep.workloads.distributions import (
+    BoundedPareto,
+    Distribution,
+    Empirical,
+    Exponential,
+    Hyperexp2,
+    Mixture,
+    TruncatedLognormal,
+)
+from sweep.workloads.named import c90, j90, resolve_trace_path, trace_sizes
+from sweep.workloads.swf import SWFError, SWFTrace, read_swf
+
+__all__ = [
+    "BoundedPareto",
+    "Distribution",
+    "Empirical",
+    "Exponential",
+    "Hyperexp2",
+    "Mixture",
+    "SWFError",
+    "SWFTrace",
+    "TruncatedLognormal",
+    "c90",
+    "j90",
+    "make_distribution",
+    "read_swf",
+    "resolve_trace_path",
+    "trace_sizes",
+    "validate_workload",
+]

@@ -1,0 +1,149 @@
+"""Build a service-time distribution from a workload config (``conf/workload/*.yaml``).
+
+A workload config is a mapping with ``kind`` and that kind's parameters
+(``name``, the config's own name, is allowed and ignored). Every parameter a
+kind reads is listed in its YAML, so any of them can be overridden on the command
+line (``workload.scv=16``). Bad options give one line naming the option and the
+allowed values (DESIGN §8).
+
+Kinds: ``exponential`` (mean), ``hyperexp2`` (mean, scv), ``bounded_pareto``
+(k, p, alpha), ``c90`` and ``j90`` (the reconstructions of MODEL_NOTES §3, as
+``lognormal_pareto`` parameters), ``trace`` (a trace's run times, seed 003's
+CTC workload; its ``sampling`` and ``cutoff_fraction`` are for the family).
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from sweep.workloads.distributions import (
+    BoundedPareto,
+    Distribution,
+    Empirical,
+    Exponential,
+    Hyperexp2,
+    ParameterError,
+)
+from sweep.workloads.named import (
+    C90_PARAMETERS,
+    J90_PARAMETERS,
+    lognormal_pareto,
+    resolve_trace_path,
+    trace_sizes,
+)
+from sweep.workloads.swf import SWFError, SWFFileNotFoundError
+
+__all__ = ["SAMPLING_MODES", "WORKLOAD_KINDS", "make_distribution", "validate_workload"]
+
+#: How a family draws sizes from a trace: with replacement, or cycling in trace order.
+SAMPLING_MODES = ("bootstrap", "trace_order")
+
+_REQUIRED = object()
+#: Each kind's parameters and their defaults (``_REQUIRED``: no default).
+_PARAMETERS: dict[str, dict[str, Any]] = {
+    "exponential": {"mean": _REQUIRED},
+    "hyperexp2": {"mean": _REQUIRED, "scv": _REQUIRED},
+    "bounded_pareto": {"k": _REQUIRED, "p": _REQUIRED, "alpha": _REQUIRED},
+    "c90": dict(C90_PARAMETERS),
+    "j90": dict(J90_PARAMETERS),
+    "trace": {
+        "path": _REQUIRED,
+        "processors": 8,
+        "sampling": "bootstrap",
+        "cutoff_fraction": 0.5,
+    },
+}
+WORKLOAD_KINDS = tuple(_PARAMETERS)
+_NON_NUMERIC = {"path", "sampling"}
+
+
+def validate_workload(cfg: Mapping[str, Any]) -> None:
+    """Raise ValueError (one line: the option and its allowed values) unless ``cfg`` builds."""
+    make_distribution(cfg)
+
+
+def make_distribution(cfg: Mapping[str, Any]) -> Distribution:
+    """The distribution a workload config describes (see the module docstring).
+
+    A ``trace`` workload gives the :class:`Empirical` distribution of the
+    trace's run times, in trace order (``.values``).
+    """
+    kind, parameters = _checked_parameters(cfg)
+    try:
+        if kind == "exponential":
+            return Exponential(parameters["mean"])
+        if kind == "hyperexp2":
+            return Hyperexp2(parameters["mean"], parameters["scv"])
+        if kind == "bounded_pareto":
+            return BoundedPareto(parameters["k"], parameters["p"], parameters["alpha"])
+        if kind in ("c90", "j90"):
+            return lognormal_pareto(**parameters)
+    except ParameterError as error:
+        raise ValueError(
+            f"workload.{error.parameter} must be {error.allowed}, got {error.value!r}"
+            f" (workload kind {kind})"
+        ) from None
+    return _trace_distribution(parameters)
+
+
+def _checked_parameters(cfg: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``(kind, parameters with defaults filled in)``, after checking names and types."""
+    if not isinstance(cfg, Mapping):
+        raise ValueError(f"workload must be a mapping with a 'kind', got {type(cfg).__name__}")
+    kind = cfg.get("kind")
+    if not isinstance(kind, str) or kind not in _PARAMETERS:
+        raise ValueError(f"workload.kind must be one of {list(WORKLOAD_KINDS)}, got {kind!r}")
+    defaults = _PARAMETERS[kind]
+    unknown = sorted(set(cfg) - set(defaults) - {"name", "kind"})
+    if unknown:
+        raise ValueError(
+            f"workload.{unknown[0]} is not an option of workload kind {kind};"
+            f" allowed: {sorted(defaults)}"
+        )
+    parameters = {key: cfg.get(key, default) for key, default in defaults.items()}
+    for key, value in parameters.items():
+        if value is _REQUIRED:
+            raise ValueError(f"workload.{key} is required for workload kind {kind}")
+        if key not in _NON_NUMERIC and (
+            isinstance(value, bool) or not isinstance(value, numbers.Real)
+        ):
+            raise ValueError(f"workload.{key} must be a number, got {value!r}")
+    return kind, {
+        key: value if key in _NON_NUMERIC else float(value) for key, value in parameters.items()
+    }
+
+
+def _trace_distribution(parameters: Mapping[str, Any]) -> Empirical:
+    """The ``trace`` kind: check the options, read the trace, keep the selected run times."""
+    processors, sampling = parameters["processors"], parameters["sampling"]
+    fraction = parameters["cutoff_fraction"]
+    if not processors.is_integer() or processors < 1:
+        raise ValueError(f"workload.processors must be a positive integer, got {processors!r}")
+    processors = int(processors)
+    if sampling not in SAMPLING_MODES:
+        raise ValueError(
+            f"workload.sampling must be one of {list(SAMPLING_MODES)}, got {sampling!r}"
+        )
+    if not 0 < fraction <= 1:
+        raise ValueError(f"workload.cutoff_fraction must be in (0, 1], got {fraction!r}")
+    if not isinstance(parameters["path"], str | os.PathLike):
+        raise ValueError(f"workload.path must be a file path, got {parameters['path']!r}")
+    path = resolve_trace_path(parameters["path"])
+    try:
+        sizes, _ = trace_sizes(path, processors)
+    except SWFFileNotFoundError:
+        raise ValueError(
+            f"workload.path: no such trace file: {path} (relative paths are tried"
+            " against the working directory, then the repository root)"
+        ) from None
+    except SWFError as error:
+        raise ValueError(f"workload.path: malformed trace: {error}") from None
+    if len(sizes) == 0:
+        raise ValueError(
+            f"workload.processors: no job in {path} ran on {processors} processors"
+            " with a positive run time"
+        )
+    return Empirical(sizes)

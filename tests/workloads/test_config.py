@@ -1,0 +1,126 @@
+"""Workload configs (conf/workload/*.yaml) and make_distribution / validate_workload."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from omegaconf import OmegaConf
+
+from sweep.workloads.config import WORKLOAD_KINDS, make_distribution, validate_workload
+from sweep.workloads.distributions import Empirical, Hyperexp2
+from sweep.workloads.named import REPOSITORY_ROOT, trace_sizes
+
+CONFIGS = sorted((REPOSITORY_ROOT / "conf" / "workload").glob("*.yaml"))
+EXPECTED_MEANS = {
+    "exponential": 1.0,
+    "hyperexp2": 1.0,
+    "bounded_pareto": 3000.0,
+    "c90": 4562.6,
+    "j90": 9448.6,
+    "ctc": 4584.9,
+}
+
+
+def load(path: Path) -> dict:
+    """The config as Hydra would compose it (OmegaConf's YAML rules), as a plain dict."""
+    return OmegaConf.to_container(OmegaConf.load(path))
+
+
+def test_every_config_is_named_after_its_file_and_builds():
+    assert {path.stem for path in CONFIGS} == set(EXPECTED_MEANS)
+    for path in CONFIGS:
+        cfg = load(path)
+        assert cfg["name"] == path.stem
+        assert cfg["kind"] in WORKLOAD_KINDS
+        validate_workload(cfg)
+        assert make_distribution(cfg).mean == pytest.approx(EXPECTED_MEANS[path.stem], rel=1e-3)
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=[path.stem for path in CONFIGS])
+def test_every_parameter_can_be_overridden(path):
+    cfg = load(path)
+    base = make_distribution(cfg)
+    for key, value in cfg.items():
+        if key in ("name", "kind", "cutoff_fraction") or isinstance(value, str):
+            continue  # cutoff_fraction is read by the family, not by make_distribution
+        changed = make_distribution({**cfg, key: value * 1.01 if key != "processors" else 16})
+        assert repr(changed) != repr(base) or changed.mean != base.mean, key
+
+
+def test_trace_keeps_trace_order():
+    cfg = load(REPOSITORY_ROOT / "conf/workload/ctc.yaml")
+    distribution = make_distribution(cfg)
+    assert isinstance(distribution, Empirical)
+    np.testing.assert_array_equal(distribution.values, trace_sizes(cfg["path"]).sizes)
+
+
+def test_command_line_style_override_on_the_yaml():
+    cfg = OmegaConf.merge(
+        OmegaConf.load(REPOSITORY_ROOT / "conf/workload/hyperexp2.yaml"),
+        OmegaConf.from_dotlist(["scv=16"]),
+    )
+    distribution = make_distribution(cfg)
+    assert isinstance(distribution, Hyperexp2)
+    assert distribution.scv == pytest.approx(16.0)
+
+
+@pytest.mark.parametrize(
+    ("cfg", "message"),
+    [
+        ({"kind": "weibull"}, "workload.kind must be one of ['exponential', "),
+        ({"mean": 1.0}, "workload.kind must be one of"),
+        ({"kind": ["exponential"]}, "workload.kind must be one of"),
+        ({"kind": "trace", "path": 3}, "workload.path must be a file path, got 3"),
+        ({"kind": "exponential", "mean": -1.0}, "workload.mean must be > 0 and finite, got -1.0"),
+        ({"kind": "exponential"}, "workload.mean is required for workload kind exponential"),
+        ({"kind": "exponential", "mean": "big"}, "workload.mean must be a number, got 'big'"),
+        ({"kind": "exponential", "mean": True}, "workload.mean must be a number"),
+        ({"kind": "exponential", "mean": 1, "scv": 2}, "workload.scv is not an option of"),
+        ({"kind": "hyperexp2", "mean": 1, "scv": 0.5}, "workload.scv must be >= 1 and finite"),
+        ({"kind": "bounded_pareto", "k": 10, "p": 5, "alpha": 1}, "workload.p must be > k = 10"),
+        ({"kind": "c90", "tail_weight": 1.5}, "workload.tail_weight must be in [0, 1]"),
+        ({"kind": "j90", "sigma": 0}, "workload.sigma must be > 0 and finite"),
+        ({"kind": "trace", "path": "no/such.swf"}, "workload.path: no such trace file: "),
+        (
+            {"kind": "trace", "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz", "processors": 2.5},
+            "workload.processors must be a positive integer",
+        ),
+        (
+            {
+                "kind": "trace",
+                "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz",
+                "processors": 1000,
+            },
+            "workload.processors: no job in ",
+        ),
+        (
+            {"kind": "trace", "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz", "sampling": "x"},
+            "workload.sampling must be one of ['bootstrap', 'trace_order']",
+        ),
+        (
+            {
+                "kind": "trace",
+                "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz",
+                "cutoff_fraction": 0,
+            },
+            "workload.cutoff_fraction must be in (0, 1]",
+        ),
+    ],
+)
+def test_bad_options_give_one_line_naming_them(cfg, message):
+    with pytest.raises(ValueError) as caught:
+        validate_workload(cfg)
+    assert str(caught.value).startswith(message)
+    assert "\n" not in str(caught.value)
+
+
+def test_missing_trace_names_the_resolved_path():
+    with pytest.raises(ValueError, match=str(REPOSITORY_ROOT / "no/such.swf")):
+        validate_workload({"kind": "trace", "path": "no/such.swf"})
+
+
+def test_malformed_trace_names_file_and_line(tmp_path):
+    path = tmp_path / "bad.swf"
+    path.write_text("; MaxProcs: 8\n 1 0 0 10 8\n")
+    with pytest.raises(ValueError, match=rf"workload.path: malformed trace: {path}:2: expected 18"):
+        validate_workload({"kind": "trace", "path": str(path)})
