@@ -10,6 +10,8 @@ Kinds: ``exponential`` (mean), ``hyperexp2`` (mean, scv), ``bounded_pareto``
 (k, p, alpha), ``c90`` and ``j90`` (the reconstructions of MODEL_NOTES §3, as
 ``lognormal_pareto`` parameters), ``trace`` (a trace's run times, seed 003's
 CTC workload; its ``sampling`` and ``cutoff_fraction`` are for the family).
+Workloads of other kinds are not distributions and are checked by the family
+that reads them (``swf``: the rigid family's trace replay, ``kth.yaml``).
 """
 
 from __future__ import annotations
