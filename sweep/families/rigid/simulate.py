@@ -1,0 +1,161 @@
+"""From a grid point to a rigid-family Result (seed 001 §3; MODEL_NOTES §2).
+
+``point.workload`` (``conf/workload/kth.yaml``, ``swf.yaml``): ``kind: swf``,
+``path`` (relative paths are tried against the working directory, then the
+repository root), ``split`` (``none`` | ``month``), ``overrun`` (``kill`` |
+``extend``), ``priority_every``, ``priority_gap`` — see
+:mod:`sweep.families.rigid.jobs`. ``point.system.processors`` is the machine
+size (128 as in the paper). ``point.policy`` names a registered policy and
+carries its parameters.
+
+Trace runs are deterministic: ``rng`` is not used, and ``point.load`` is not
+used either (the trace's own arrivals are replayed). Each part (the whole
+trace, or each calendar month) is simulated from an empty machine.
+
+Measures, over all simulated jobs (wait = start − submit, response = wait + run):
+``mean_wait`` is total wait over total jobs — the paper's yearly figure, not
+the mean of the monthly means (seed 001 §3.2); slowdown is response / run;
+bounded slowdown is ``max(response / max(run, 10 s), 1)``; utilization is the
+processor-seconds used over ``processors`` times the summed span of the parts
+(first submission to last end of each part). ``mean_wait_high`` /
+``mean_wait_low`` split the jobs by priority (Table 3; NaN for an empty class).
+With ``split=month`` the same measures per month come as ``monthly_*``
+variables on a ``month`` dimension labeled ``"1996-09"``, ...
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sweep.families import Point, Result, Variable
+from sweep.families.rigid._policy import POLICIES
+from sweep.families.rigid.jobs import RigidJobs, prepare
+from sweep.workloads.named import resolve_trace_path
+from sweep.workloads.swf import SWFError, SWFFileNotFoundError, read_swf
+
+BOUND = 10.0  # τ of the bounded slowdown, seconds
+
+_MEASURES = (
+    ("mean_wait", "s", "mean wait time (total wait / total jobs)"),
+    ("mean_response", "s", "mean response time"),
+    ("mean_slowdown", "1", "mean slowdown (response / run time)"),
+    ("mean_bounded_slowdown", "1", "mean bounded slowdown (tau = 10 s)"),
+    ("utilization", "1", "processor utilization"),
+    ("max_wait", "s", "longest wait time"),
+)
+
+VARIABLES: tuple[Variable, ...] = (
+    *(Variable(name, units, long_name) for name, units, long_name in _MEASURES),
+    Variable("mean_wait_high", "s", "mean wait time of high-priority jobs"),
+    Variable("mean_wait_low", "s", "mean wait time of low-priority jobs"),
+    Variable("jobs", "1", "jobs measured", dtype="int64"),
+    Variable("saturated", "1", "point did not reach steady state", dtype="bool"),
+    *(Variable(f"monthly_{name}", units, f"{long_name}, per calendar month", ("month",))
+      for name, units, long_name in _MEASURES),
+    Variable("monthly_jobs", "1", "jobs measured, per calendar month", ("month",), "int64"),
+)
+
+
+def load_jobs(point: Point) -> RigidJobs:
+    """The point's jobs; ``ValueError`` naming the option for any bad input."""
+    workload = point.workload
+    if workload.get("kind") != "swf":
+        raise ValueError(f"workload.kind must be swf for the rigid policies, "
+                         f"got {workload.get('kind')!r}")
+    path = resolve_trace_path(workload.get("path") or "")
+    try:
+        trace = read_swf(path)
+    except SWFFileNotFoundError:
+        raise ValueError(f"workload.path: no such trace file: {path} (relative paths are "
+                         "tried against the working directory, then the repository root)"
+                         ) from None
+    except SWFError as error:
+        raise ValueError(f"workload.path: malformed trace: {error}") from None
+    processors = point.system.get("processors", 128)
+    if not float(processors).is_integer():
+        raise ValueError(f"system.processors must be a positive integer, got {processors!r}")
+    return prepare(trace, processors=int(processors),
+                   overrun=workload.get("overrun", "kill"), split=workload.get("split", "none"),
+                   priority_every=int(workload.get("priority_every", 0)),
+                   priority_gap=float(workload.get("priority_gap", 2.0)))
+
+
+def validate(point: Point) -> None:
+    """Check the policy, its parameters, the workload and the system before any run."""
+    name = point.policy["name"]
+    if name not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(sorted(POLICIES))}, got {name!r}")
+    POLICIES[name].make_params(point.policy)
+    load_jobs(point)
+
+
+def schedule(jobs: RigidJobs, policy: str, params: Any) -> np.ndarray:
+    """Start times of every job, each part simulated on its own from an empty machine."""
+    start = np.empty(len(jobs))
+    run = POLICIES[policy].schedule
+    for k in range(len(jobs.labels)):
+        s = jobs.part(k)
+        start[s] = run(jobs.submit[s], jobs.run[s], jobs.requested[s], jobs.procs[s],
+                       jobs.priority[s], jobs.processors, params)
+    return start
+
+
+def _span(jobs: RigidJobs, start: np.ndarray, s: slice) -> float:
+    """First submission to last end of one part."""
+    return float((start[s] + jobs.run[s]).max() - jobs.submit[s][0])
+
+
+def _measures(jobs: RigidJobs, start: np.ndarray, s: slice, span: float) -> dict[str, float]:
+    submit, run, procs = jobs.submit[s], jobs.run[s], jobs.procs[s]
+    wait = start[s] - submit
+    response = wait + run
+    return {
+        "mean_wait": float(wait.mean()),
+        "mean_response": float(response.mean()),
+        "mean_slowdown": float((response / run).mean()),
+        "mean_bounded_slowdown": float(np.maximum(response / np.maximum(run, BOUND), 1).mean()),
+        "utilization": float((procs * run).sum()) / (jobs.processors * span),
+        "max_wait": float(wait.max()),
+    }
+
+
+def summarize(jobs: RigidJobs, start: np.ndarray) -> dict[str, Any]:
+    """The declared summary variables from the start times (module docstring)."""
+    if len(jobs) == 0:
+        return {"jobs": 0, "saturated": False}
+    parts = [jobs.part(k) for k in range(len(jobs.labels))]
+    spans = [_span(jobs, start, s) for s in parts]
+    summary: dict[str, Any] = _measures(jobs, start, slice(None), sum(spans))
+    wait = start - jobs.submit
+    high = jobs.priority > 0
+    summary["mean_wait_high"] = float(wait[high].mean()) if high.any() else np.nan
+    summary["mean_wait_low"] = float(wait[~high].mean()) if (~high).any() else np.nan
+    summary["jobs"] = len(jobs)
+    summary["saturated"] = False
+    if jobs.labels != ("all",):
+        monthly = [_measures(jobs, start, s, span) for s, span in zip(parts, spans, strict=True)]
+        for name, _, _ in _MEASURES:
+            summary[f"monthly_{name}"] = np.array([m[name] for m in monthly])
+        summary["monthly_jobs"] = np.diff(jobs.bounds)
+    return summary
+
+
+def simulate(point: Point, rng: np.random.Generator) -> Result:
+    """One deterministic trace run of ``point`` (``rng`` unused; module docstring)."""
+    jobs = load_jobs(point)
+    params = POLICIES[point.policy["name"]].make_params(point.policy)
+    start = schedule(jobs, point.policy["name"], params)
+    recorded = None
+    if point.record_jobs:
+        recorded = {"job_number": jobs.job_number.astype(np.float64), "submit": jobs.submit,
+                    "start": start, "end": start + jobs.run}
+    attrs: dict[str, str | int | float] = {f"trace_dropped_{k}": v for k, v in jobs.dropped.items()}
+    attrs.update({f"trace_adjusted_{k}": v for k, v in jobs.adjusted.items()})
+    return Result(summary=summarize(jobs, start), jobs=recorded, work=len(jobs), attrs=attrs)
+
+
+def month_labels(point: Point) -> np.ndarray:
+    """Labels of the ``month`` dimension: the calendar months of the point's trace."""
+    return np.array(load_jobs(point).labels)
