@@ -14,9 +14,11 @@ import pytest
 from sweep.families.rigid import conservative
 from sweep.families.rigid._policy import POLICIES, NoParams
 from sweep.families.rigid.jobs import prepare
+from sweep.families.rigid.slack import SlackParams
 
 PROCESSORS = (128, 100)
-TABLE = {"fcfs": NoParams(), "easy": NoParams(), "conservative": NoParams()}
+TABLE = {"fcfs": NoParams(), "easy": NoParams(), "conservative": NoParams(),
+         "slack": SlackParams()}
 
 
 @pytest.fixture(scope="module")

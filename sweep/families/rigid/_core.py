@@ -173,6 +173,18 @@ def earliest_fit(times, free, m, n, duration):
 
 
 @njit(cache=True)
+def fits_at(times, free, m, s, n, duration):
+    """Whether ``n`` processors stay free over ``[s, s + duration)`` (``s`` >= the start)."""
+    k = np.searchsorted(times[:m], s, side="right") - 1
+    e = s + duration
+    while k < m and times[k] < e:
+        if free[k] < n:
+            return False
+        k += 1
+    return True
+
+
+@njit(cache=True)
 def _breakpoint(times, free, m, x):
     """Index of a breakpoint at ``x`` (inserted, copying the free count, if absent)."""
     k = np.searchsorted(times[:m], x)
