@@ -1,0 +1,231 @@
+"""Synthetic malleable-job streams (seed 000 §3.2; MODEL_NOTES §1).
+
+A ``kind: malleable`` workload config (``conf/workload/malleable_synthetic.yaml``)
+has these options:
+
+- ``parallelism``: ``N_j``, the most processors a job can use. An integer (every
+  job), ``dist1`` … ``dist4`` (the bounded-geometric Distributions 1–4 of §3.2.2
+  and Figure 4, whose parameters are **reconstructed** in MODEL_NOTES §1), or
+  ``max_speedup`` (``N_j = M_j``, eqs. 3/6, rounded, within ``[1, P]``; §4.1).
+- ``demand_mean`` (``W̄``, s), ``demand_scv`` (``C²_{W|n}``) and ``demand_growth``
+  (``none``, ``n``, ``n2``): ``W | N = n ~ Hyperexp2(m_n, C_{W|n})`` with
+  ``m_n ∝ n^k`` (eq. 11). ``demand_normalise: true`` (default, MODEL_NOTES §1)
+  takes ``m_n = W̄ n^k / E[N^k]`` so that ``E[W] = W̄``; ``false`` is the paper's
+  literal multiplier ``n^k / E[N]^k``.
+- ``speedup``: a mapping with ``model`` and its parameters (see
+  :mod:`sweep.workloads.speedup`): ``linear``; ``eq2`` (``phi``, ``alpha``,
+  ``beta``); ``eq5`` (``phi_prime``, ``beta_prime``, ``alpha``, ``beta``; ``beta_prime:
+  max`` sets ``β' = (1 − φ')/N_j²``, Figure 6); ``eq8`` (``delta``).
+
+Arrivals are Poisson with rate ``λ = ρP/W̄`` (§4.1: ``ρ = λW̄/P``). Every array is
+drawn in blocks from the caller's generator, in an order that does not depend
+on the policy (common random numbers, DESIGN §4).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sweep.workloads.distributions import Hyperexp2
+from sweep.workloads.speedup import Eq2, Eq5, Eq8, Linear, Speedup, beta_prime_at_max
+
+__all__ = ["PARALLELISM", "BoundedGeometric", "MalleableJobs", "make_jobs", "mean_demand",
+           "validate_workload"]
+
+
+@dataclass(frozen=True)
+class BoundedGeometric:
+    """Bounded-geometric job parallelism (seed 000 §3.2.2; MODEL_NOTES §1, reconstructed).
+
+    With probability ``p_nmax`` a job has ``n_max``; otherwise ``N = 2^k`` with
+    ``k ~ Geometric(p)`` on ``k = 0, 1, …``, and ``N = n_star`` if ``2^k > n_max``.
+    """
+
+    p: float
+    p_nmax: float
+    n_star: int = 32
+    n_max: int = 128
+
+    @property
+    def values(self) -> np.ndarray:
+        """The support: powers of two up to ``n_max``."""
+        return 2 ** np.arange(int(np.log2(self.n_max)) + 1)
+
+    @property
+    def pmf(self) -> np.ndarray:
+        """Probabilities of :attr:`values`."""
+        k = np.arange(self.values.size)
+        geometric = self.p * (1 - self.p) ** k
+        pmf = (1 - self.p_nmax) * geometric
+        pmf[self.values == self.n_star] += (1 - self.p_nmax) * (1 - geometric.sum())
+        pmf[-1] += self.p_nmax
+        return pmf
+
+    def moment(self, k: float) -> float:
+        """``E[N^k]``."""
+        return float(np.dot(self.pmf, self.values.astype(np.float64) ** k))
+
+    def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """``size`` draws (int64), one uniform each."""
+        cdf = np.cumsum(self.pmf)
+        index = np.searchsorted(cdf / cdf[-1], rng.random(size), side="right")
+        return self.values[np.minimum(index, self.values.size - 1)].astype(np.int64)
+
+
+#: Distributions 1–4 of seed 000 Figure 4, as reconstructed in MODEL_NOTES §1.
+PARALLELISM = {
+    "dist1": BoundedGeometric(0.3838, 0.0466),
+    "dist2": BoundedGeometric(0.30, 0.07),
+    "dist3": BoundedGeometric(0.3838, 0.0825),
+    "dist4": BoundedGeometric(0.255, 0.0911),
+}
+
+_GROWTH = {"none": 0, "n": 1, "n2": 2}
+_SPEEDUP_OPTIONS: dict[str, dict[str, Any]] = {
+    "linear": {},
+    "eq2": {"phi": 1.0, "alpha": 0.0, "beta": 0.0},
+    "eq5": {"phi_prime": 0.0, "beta_prime": 0.0, "alpha": 0.0, "beta": 0.0},
+    "eq8": {"delta": 1.0},
+}
+_OPTIONS = {"name", "kind", "parallelism", "demand_mean", "demand_scv", "demand_growth",
+            "demand_normalise", "speedup"}
+
+
+@dataclass(frozen=True)
+class MalleableJobs:
+    """One job stream as columns, in arrival order: ``T_j(n) = a_j/n + b_j + c_j n``."""
+
+    arrival: np.ndarray
+    work: np.ndarray
+    parallelism: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    c: np.ndarray
+    pws: np.ndarray
+
+    def __len__(self) -> int:
+        return self.arrival.size
+
+
+def _number(cfg: Mapping[str, Any], key: str, prefix: str, lo: float, allowed: str) -> float:
+    value = cfg[key]
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value >= lo:
+        raise ValueError(f"{prefix}{key} must be {allowed}, got {value!r}")
+    return float(value)
+
+
+def _speedup(cfg: Any, beta_prime: np.ndarray | None = None) -> Speedup:
+    """The speedup model of ``workload.speedup``; ``beta_prime`` replaces ``beta_prime: max``."""
+    if not isinstance(cfg, Mapping) or cfg.get("model") not in _SPEEDUP_OPTIONS:
+        model = cfg.get("model") if isinstance(cfg, Mapping) else cfg
+        raise ValueError(f"workload.speedup.model must be one of {list(_SPEEDUP_OPTIONS)}, "
+                         f"got {model!r}")
+    model, defaults = cfg["model"], _SPEEDUP_OPTIONS[cfg["model"]]
+    unknown = sorted(set(cfg) - set(defaults) - {"model"})
+    if unknown:
+        raise ValueError(f"workload.speedup.{unknown[0]} is not an option of speedup model "
+                         f"{model}; allowed: {sorted(defaults)}")
+    params = {**defaults, **{k: v for k, v in cfg.items() if k != "model"}}
+    if model == "eq5" and params["beta_prime"] == "max":
+        params["beta_prime"] = 0.0 if beta_prime is None else beta_prime
+    ranges = {"phi": (1.0, ">= 1"), "phi_prime": (0.0, "in [0, 1]"),
+              "beta_prime": (0.0, "in [0, 1] or max")}
+    for key in params:
+        if isinstance(params[key], np.ndarray):
+            continue
+        lo, allowed = ranges.get(key, (0.0, ">= 0"))
+        params[key] = _number(params, key, "workload.speedup.", lo, allowed)
+        if key in ("phi_prime", "beta_prime") and params[key] > 1:
+            raise ValueError(f"workload.speedup.{key} must be {allowed}, got {params[key]!r}")
+    classes = {"linear": Linear, "eq2": Eq2, "eq5": Eq5, "eq8": Eq8}
+    return classes[model](**params)
+
+
+def _parallelism(cfg: Mapping[str, Any]) -> BoundedGeometric | int | str:
+    value = cfg.get("parallelism")
+    if value in PARALLELISM:
+        return PARALLELISM[value]
+    if value == "max_speedup":
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1:
+        return int(value)
+    raise ValueError(f"workload.parallelism must be a positive integer, one of "
+                     f"{list(PARALLELISM)}, or max_speedup; got {value!r}")
+
+
+def _beta_at_max(cfg: Mapping[str, Any]) -> bool:
+    """Whether ``β' = (1 − φ')/N_j²`` (Figure 6's ``beta_prime: max``)."""
+    return cfg["speedup"]["model"] == "eq5" and cfg["speedup"].get("beta_prime") == "max"
+
+
+def validate_workload(cfg: Mapping[str, Any]) -> None:
+    """Raise ValueError (one line naming the option and its allowed values) unless ``cfg`` builds."""
+    if cfg.get("kind") != "malleable":
+        raise ValueError(f"workload.kind must be malleable for the malleable policies, "
+                         f"got {cfg.get('kind')!r}")
+    unknown = sorted(set(cfg) - _OPTIONS)
+    if unknown:
+        raise ValueError(f"workload.{unknown[0]} is not an option of workload kind malleable; "
+                         f"allowed: {sorted(_OPTIONS - {'name', 'kind'})}")
+    missing = sorted(_OPTIONS - set(cfg) - {"name"})
+    if missing:
+        raise ValueError(f"workload.{missing[0]} is required for workload kind malleable")
+    parallelism = _parallelism(cfg)
+    _number(cfg, "demand_mean", "workload.", np.finfo(float).tiny, "> 0")
+    _number(cfg, "demand_scv", "workload.", 1.0, ">= 1")
+    if cfg["demand_growth"] not in _GROWTH:
+        raise ValueError(f"workload.demand_growth must be one of {list(_GROWTH)}, "
+                         f"got {cfg['demand_growth']!r}")
+    if not isinstance(cfg["demand_normalise"], bool):
+        raise ValueError(f"workload.demand_normalise must be true or false, "
+                         f"got {cfg['demand_normalise']!r}")
+    speedup = _speedup(cfg["speedup"])
+    if parallelism == "max_speedup":
+        if cfg["demand_growth"] != "none":
+            raise ValueError("workload.demand_growth must be none when workload.parallelism is "
+                             f"max_speedup, got {cfg['demand_growth']!r}")
+        if not np.all(np.isfinite(speedup.maximum(1.0))) or _beta_at_max(cfg):
+            raise ValueError("workload.parallelism: max_speedup needs a speedup with a finite "
+                             "maximum (eq2 with beta > 0, eq5 with beta_prime or beta > 0)")
+
+
+def mean_demand(cfg: Mapping[str, Any]) -> float:
+    """``W̄``, the demand that defines the offered load ``ρ = λW̄/P`` (§4.1)."""
+    return float(cfg["demand_mean"])
+
+
+def make_jobs(cfg: Mapping[str, Any], processors: int, load: float, count: int,
+              rng: np.random.Generator) -> MalleableJobs:
+    """``count`` jobs of the workload ``cfg`` at offered load ``load`` on ``processors``.
+
+    Draw order (fixed, whatever the policy): interarrival times, parallelism,
+    the unit-mean hyperexponential demand factors.
+    """
+    validate_workload(cfg)
+    rate = load * processors / mean_demand(cfg)
+    arrival = np.cumsum(rng.exponential(1.0 / rate, count))
+    parallelism = _parallelism(cfg)
+    if isinstance(parallelism, BoundedGeometric):
+        n = parallelism.sample(rng, count)
+        k = _GROWTH[cfg["demand_growth"]]
+        scale = parallelism.moment(k) if cfg["demand_normalise"] else parallelism.moment(1) ** k
+        mean = mean_demand(cfg) * n.astype(np.float64) ** k / scale
+    else:
+        # one N for all (or N = M_j, set below): m_n = W̄ n^k / n^k = W̄, normalised or literal
+        n = np.full(count, parallelism if isinstance(parallelism, int) else processors, np.int64)
+        mean = np.full(count, mean_demand(cfg))
+    work = mean * Hyperexp2(1.0, float(cfg["demand_scv"])).sample(rng, count)
+    speedup = _speedup(cfg["speedup"])
+    if parallelism == "max_speedup":
+        n = np.clip(np.rint(speedup.maximum(work)), 1, processors).astype(np.int64)
+    if _beta_at_max(cfg):
+        phi = float(cfg["speedup"].get("phi_prime", 0.0))
+        speedup = _speedup(cfg["speedup"], beta_prime_at_max(phi, n))
+    a, b, c = speedup.coefficients(work)
+    cap = np.minimum(n, processors)
+    return MalleableJobs(arrival, work, n, a, b, c, speedup.pws(work, cap))
