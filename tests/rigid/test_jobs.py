@@ -51,7 +51,8 @@ def test_stable_submit_order():
 
 
 @pytest.mark.parametrize("option, value", [("processors", 0), ("overrun", "stretch"),
-                                           ("split", "week"), ("priority_every", -1)])
+                                           ("split", "week"), ("priority_every", -1),
+                                           ("quota_every", -2)])
 def test_bad_options_name_themselves(option, value):
     with pytest.raises(ValueError, match=option):
         prepare(_trace(submit=[0]), **{option: value})
@@ -64,6 +65,12 @@ def test_every_kth_job_high_priority_restarts_each_part(kth):
         assert np.flatnonzero(prio).tolist() == list(range(4, prio.size, 5))
         assert set(prio.tolist()) <= {0.0, 2.0}
     assert not prepare(kth).priority.any()
+
+
+def test_quota_jobs_get_minus_infinity_over_priorities():
+    """Seed 001 §2.2: PP = −∞ for a job over quota; it overrides a high priority."""
+    jobs = prepare(_trace(submit=range(12)), priority_every=2, quota_every=3)
+    assert jobs.priority.tolist() == [0, 2, -np.inf, 2, 0, -np.inf, 0, 2, -np.inf, 2, 0, -np.inf]
 
 
 def test_kth_as_model_notes_say(kth):

@@ -22,7 +22,11 @@ A trace becomes plain arrays, one entry per job, in submit order:
     ``priority_gap`` for every ``priority_every``-th job of each simulated part
     (the 5th, 10th, ... job; seed 001 §3.3, Tables 3–4: every fifth job had
     UP = PP = 1, i.e. a gap of 2). The count restarts in each part because the
-    paper assigned priorities "for each of the twelve monthly logs".
+    paper assigned priorities "for each of the twelve monthly logs". With
+    ``quota_every = k > 0`` every k-th job of each part is over quota instead:
+    PP = −∞ (``-inf``), which gives it infinite slack (seed 001 §2.2;
+    MODEL_NOTES §2). Which jobs are over quota is a made-up rule (the paper
+    ran no quota experiment), and a quota job overrides a priority one.
 
 Drop rule (MODEL_NOTES §2), each drop counted by reason in ``RigidJobs.dropped``:
 ``no_processors`` (neither field 8 nor field 5 positive), ``too_many_processors``
@@ -90,12 +94,12 @@ class RigidJobs:
 
 def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
             split: str = "none", priority_every: int = 0,
-            priority_gap: float = 2.0) -> RigidJobs:
+            priority_gap: float = 2.0, quota_every: int = 0) -> RigidJobs:
     """Turn an SWF trace into simulation-ready rigid jobs (MODEL_NOTES §2).
 
     ``processors`` is the simulated machine (the paper used 128 for KTH, whose
-    real machine had 100); ``overrun``, ``split``, ``priority_every`` and
-    ``priority_gap`` as in the module docstring. Raises ``ValueError`` naming
+    real machine had 100); ``overrun``, ``split``, ``priority_every``,
+    ``priority_gap`` and ``quota_every`` as in the module docstring. Raises ``ValueError`` naming
     the bad option.
     """
     if processors < 1:
@@ -104,8 +108,9 @@ def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
         raise ValueError(f"workload.overrun must be one of {', '.join(OVERRUN)}, got {overrun!r}")
     if split not in SPLIT:
         raise ValueError(f"workload.split must be one of {', '.join(SPLIT)}, got {split!r}")
-    if priority_every < 0:
-        raise ValueError(f"workload.priority_every must be >= 0, got {priority_every}")
+    for name, every in (("priority_every", priority_every), ("quota_every", quota_every)):
+        if every < 0:
+            raise ValueError(f"workload.{name} must be >= 0, got {every}")
 
     procs = np.asarray(trace.requested_procs, dtype=np.int64)
     allocated = np.asarray(trace.allocated_procs, dtype=np.int64)
@@ -148,9 +153,10 @@ def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
         labels, bounds = ("all",), np.array([0, submit.size], dtype=np.int64)
 
     priority = np.zeros(submit.size)
-    if priority_every > 0:
-        for a, b in zip(bounds[:-1], bounds[1:], strict=True):
-            priority[a + priority_every - 1:b:priority_every] = priority_gap
+    for every, value in ((priority_every, priority_gap), (quota_every, -np.inf)):
+        if every > 0:
+            for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+                priority[a + every - 1:b:every] = value
 
     return RigidJobs(
         job_number=np.asarray(trace.job_number, dtype=np.int64)[order], submit=submit,

@@ -3,7 +3,7 @@
 ``point.workload`` (``conf/workload/kth.yaml``, ``swf.yaml``): ``kind: swf``,
 ``path`` (relative paths are tried against the working directory, then the
 repository root), ``split`` (``none`` | ``month``), ``overrun`` (``kill`` |
-``extend``), ``priority_every``, ``priority_gap`` — see
+``extend``), ``priority_every``, ``priority_gap``, ``quota_every`` — see
 :mod:`sweep.families.rigid.jobs`. ``point.system.processors`` is the machine
 size (128 as in the paper). ``point.policy`` names a registered policy and
 carries its parameters.
@@ -18,7 +18,8 @@ the mean of the monthly means (seed 001 §3.2); slowdown is response / run;
 bounded slowdown is ``max(response / max(run, 10 s), 1)``; utilization is the
 processor-seconds used over ``processors`` times the summed span of the parts
 (first submission to last end of each part). ``mean_wait_high`` /
-``mean_wait_low`` split the jobs by priority (Table 3; NaN for an empty class).
+``mean_wait_low`` split the jobs by priority UP + PP > 0 or not (Table 3; NaN
+for an empty class; jobs over quota count as low).
 With ``split=month`` the same measures per month come as ``monthly_*``
 variables on a ``month`` dimension labeled ``"1996-09"``, ...
 """
@@ -79,7 +80,8 @@ def load_jobs(point: Point) -> RigidJobs:
     return prepare(trace, processors=int(processors),
                    overrun=workload.get("overrun", "kill"), split=workload.get("split", "none"),
                    priority_every=int(workload.get("priority_every", 0)),
-                   priority_gap=float(workload.get("priority_gap", 2.0)))
+                   priority_gap=float(workload.get("priority_gap", 2.0)),
+                   quota_every=int(workload.get("quota_every", 0)))
 
 
 def validate(point: Point) -> None:
