@@ -1,0 +1,38 @@
+"""Central-Queue (seed 003 §1.2): one FCFS queue at the dispatcher; a free host takes its head.
+
+Implemented as the dispatcher sees it: the head of the queue goes to the host
+that frees first, so among hosts already idle at an arrival the one idle
+longest takes the job (ties: lowest index). That is a different rule from
+Least-Work-Left, which takes the lowest-index idle host, with the same start
+and end times for every job: the equivalence seed 003 §3.1 cites from [12];
+``tests/dispatch`` checks it job by job.
+Analysis: the M/G/h approximation of MODEL_NOTES §3 (``_analytic``).
+"""
+
+from __future__ import annotations
+
+import numba
+
+from sweep.families.dispatch._analytic import mgh_approximation
+from sweep.families.dispatch._core import _dispatch
+from sweep.families.dispatch._policy import DispatchPolicy, register_policy
+
+
+@numba.njit(cache=True)
+def _first_free(n, t, given, free, ring, head, tail):
+    """The host that frees first (became idle earliest), the lowest index among equals."""
+    best = 0
+    earliest = free[0]
+    for i in range(1, free.shape[0]):
+        if free[i] < earliest:
+            earliest = free[i]
+            best = i
+    return best
+
+
+@numba.njit(cache=True)
+def _run(arrival, size, given, j0, j1, measuring, state, acc):
+    return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _first_free)
+
+
+register_policy(DispatchPolicy("central_queue", kernel=_run, analytic=mgh_approximation))

@@ -1,0 +1,39 @@
+"""Least-Work-Left (seed 003 §1.2): each job goes to the host with the least work left.
+
+The work left at host i when a job arrives at t is ``max(free_i − t, 0)``;
+ties (several idle hosts, or equal backlogs) go to the lowest index. With FCFS
+hosts this is the M/G/h queue (seed 003 §3.3, citing [12]): every job starts
+at ``max(t, min_i free_i)``, the Kiefer–Wolfowitz recursion, so its schedule
+equals Central-Queue's job by job (hosts may differ among idle ones).
+Analysis: the M/G/h approximation of MODEL_NOTES §3 (``_analytic``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sweep.families.dispatch._analytic import mgh_approximation
+from sweep.families.dispatch._core import _dispatch
+from sweep.families.dispatch._policy import DispatchPolicy, register_policy
+
+
+@numba.njit(cache=True)
+def _least_work_left(n, t, given, free, ring, head, tail):
+    """The host with the least work ``max(free_i − t, 0)``, the lowest index among equals."""
+    best = 0
+    least = np.inf
+    for i in range(free.shape[0]):
+        work = max(free[i] - t, 0.0)
+        if work < least:
+            least = work
+            best = i
+    return best
+
+
+@numba.njit(cache=True)
+def _run(arrival, size, given, j0, j1, measuring, state, acc):
+    return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _least_work_left)
+
+
+register_policy(DispatchPolicy("lwl", kernel=_run, analytic=mgh_approximation))

@@ -1,0 +1,40 @@
+"""Random (seed 003 §1.2): each job goes to host i with probability 1/h.
+
+Bernoulli splitting makes every host an independent M/G/1 FCFS queue with
+rate λ/h and the full size distribution (seed 003 §3.3), so the analytic model
+is Pollaczek–Khinchine per host (``_analytic.pk_hosts``). The host of job j is
+``floor(h U_j)`` with ``U_j`` from the policy's own child generator, drawn
+after (and apart from) the job stream (DESIGN §4); uniform doubles, unlike
+bounded integers, give the same hosts however the stream is chunked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweep.families import Point
+from sweep.families.dispatch._analytic import pk_hosts
+from sweep.families.dispatch._core import _run_given
+from sweep.families.dispatch._policy import Assigner, DispatchPolicy, register_policy
+from sweep.families.dispatch._workload import Workload
+
+_ORDERS = (0, 1, 2, 3, -1, -2)
+
+
+def _assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Assigner:
+    hosts = int(point.system["hosts"])
+
+    def assign(sizes: np.ndarray, first: int) -> np.ndarray:
+        return (rng.random(len(sizes)) * hosts).astype(np.int64)
+
+    return assign
+
+
+def _analytic(point: Point, workload: Workload) -> dict[str, object]:
+    hosts = int(point.system["hosts"])
+    moments = {k: np.full(hosts, workload.sizes.moment(k) / hosts) for k in _ORDERS}
+    return pk_hosts(workload.rate(point.load, hosts), moments)
+
+
+register_policy(DispatchPolicy("random", kernel=_run_given, analytic=_analytic,
+                               assigner=_assigner))
