@@ -68,3 +68,13 @@ def test_whole_trace_has_no_month_variables_and_priority_classes():
 def test_validate_names_the_option(point, option):
     with pytest.raises(ValueError, match=option):
         family_of("easy").validate(point)
+
+
+@pytest.mark.parametrize("load", [0.4, 0.8])
+def test_rescaled_load_is_the_measured_utilization(load):
+    """workload.rescale_load: point.load sets the offered load, EASY then carries it all."""
+    point = _point(split="none", rescale_load=True)
+    point = Point(policy=point.policy, workload=point.workload, system=point.system, load=load,
+                  stop=point.stop)
+    summary = family_of("easy").simulate(point, np.random.default_rng(0)).summary
+    assert summary["utilization"] == pytest.approx(load, rel=0.02)

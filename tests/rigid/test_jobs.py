@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import pytest
 
-from sweep.families.rigid.jobs import prepare
+from sweep.families.rigid.jobs import offered_load, prepare
 
 
 def _trace(**columns):
@@ -114,3 +114,28 @@ def test_month_boundary_in_local_time():
     tr.unix_start_time = start
     jobs = prepare(tr, split="month")
     assert jobs.labels == ("1996-09", "1996-10") and jobs.bounds.tolist() == [0, 2, 3]
+
+
+@pytest.mark.parametrize("split", ["none", "month"])
+@pytest.mark.parametrize("load", [0.3, 0.9, 1.2])
+def test_rescaled_offered_load_equals_target(kth, split, load):
+    """Each part's offered load Σ procs·run / (P · span) is the target; gaps keep their ratios."""
+    base = prepare(kth, processors=128, split=split)
+    jobs = prepare(kth, processors=128, split=split, load=load)
+    assert jobs.labels == base.labels and (jobs.run == base.run).all()
+    for k in range(len(jobs.labels)):
+        s = jobs.part(k)
+        assert offered_load(jobs.submit[s], jobs.run[s], jobs.procs[s], 128) == \
+            pytest.approx(load, rel=1e-12)
+        gaps, base_gaps = np.diff(jobs.submit[s]), np.diff(base.submit[s])
+        factor = offered_load(base.submit[s], base.run[s], base.procs[s], 128) / load
+        np.testing.assert_allclose(gaps, base_gaps * factor, rtol=1e-9, atol=1e-6)
+        assert jobs.submit[s][0] == base.submit[s][0]
+
+
+def test_kth_offered_load_as_logged(kth):
+    """KTH at 128 processors as logged: an offered load of about 0.55 (0.70 at its real 100)."""
+    jobs = prepare(kth, processors=128)
+    rho = offered_load(jobs.submit, jobs.run, jobs.procs, 128)
+    assert 0.4 < rho < 0.7
+    assert offered_load(jobs.submit, jobs.run, jobs.procs, 100) == pytest.approx(rho * 1.28)

@@ -3,13 +3,17 @@
 ``point.workload`` (``conf/workload/kth.yaml``, ``swf.yaml``): ``kind: swf``,
 ``path`` (relative paths are tried against the working directory, then the
 repository root), ``split`` (``none`` | ``month``), ``overrun`` (``kill`` |
-``extend``), ``priority_every``, ``priority_gap``, ``quota_every`` — see
+``extend``), ``priority_every``, ``priority_gap``, ``quota_every``,
+``rescale_load`` — see
 :mod:`sweep.families.rigid.jobs`. ``point.system.processors`` is the machine
 size (128 as in the paper). ``point.policy`` names a registered policy and
 carries its parameters.
 
-Trace runs are deterministic: ``rng`` is not used, and ``point.load`` is not
-used either (the trace's own arrivals are replayed). Each part (the whole
+Trace runs are deterministic: ``rng`` is not used. ``point.load`` is used
+only with ``workload.rescale_load: true`` (``conf/workload/kth_scaled.yaml``):
+each part's inter-arrival times are scaled to that offered load
+(:func:`~sweep.families.rigid.jobs.prepare`); otherwise the trace's own
+arrivals are replayed. Each part (the whole
 trace, or each calendar month) is simulated from an empty machine.
 
 Measures, over all simulated jobs (wait = start − submit, response = wait + run):
@@ -81,7 +85,8 @@ def load_jobs(point: Point) -> RigidJobs:
                    overrun=workload.get("overrun", "kill"), split=workload.get("split", "none"),
                    priority_every=int(workload.get("priority_every", 0)),
                    priority_gap=float(workload.get("priority_gap", 2.0)),
-                   quota_every=int(workload.get("quota_every", 0)))
+                   quota_every=int(workload.get("quota_every", 0)),
+                   load=float(point.load) if workload.get("rescale_load", False) else None)
 
 
 def validate(point: Point) -> None:
