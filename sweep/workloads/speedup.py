@@ -119,7 +119,7 @@ class Speedup(ABC):
 
 
 def _coefficients(a: ArrayLike, b: ArrayLike, c: ArrayLike) -> Coefficients:
-    return tuple(np.asarray(x, dtype=np.float64) for x in np.broadcast_arrays(a, b, c))
+    return tuple(np.array(x, dtype=np.float64) for x in np.broadcast_arrays(a, b, c))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,28 @@
 """The ``malleable`` family: P processors, jobs whose allocations change at run time.
 
-Seed 000 (Chiang & Vernon 1996) and MODEL_NOTES §1. Job streams:
-:mod:`~sweep.families.malleable.workload`; speedup models:
-:mod:`sweep.workloads.speedup`.
+Seed 000 (Chiang & Vernon 1996) and MODEL_NOTES §1: EQS, EQS-PWS, FB-PWS and
+FB-ASP on synthetic job streams (:mod:`~sweep.families.malleable.workload`,
+speedup models in :mod:`sweep.workloads.speedup`); shared kernels: ``_core``;
+one file per policy; the grid-point wrapper:
+:mod:`~sweep.families.malleable.simulate`.
 """
+
+from sweep.families import Family, register
+from sweep.families.malleable import (  # noqa: F401  (each registers itself)
+    eqs,
+    eqs_pws,
+    fb_asp,
+    fb_pws,
+)
+from sweep.families.malleable._policy import POLICIES
+from sweep.families.malleable.simulate import VARIABLES, simulate, validate
+
+FAMILY = register(Family(
+    name="malleable",
+    policies=tuple(POLICIES),
+    variables=VARIABLES,
+    simulate=simulate,
+    validate=validate,
+))
+
+__all__ = ["FAMILY", "POLICIES"]
