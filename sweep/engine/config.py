@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig, OmegaConf, open_dict
 
 #: Config groups whose options a grid axis may list by name.
 GROUPS = ("policy", "workload", "system", "experiment")
@@ -53,13 +53,21 @@ def _check_group_choice(group: str, name: Any) -> None:
 _OVERRIDE = re.compile(r"^(?P<prefix>[+~]{0,2})(?P<key>[A-Za-z_][\w.]*)=(?P<value>.*)$")
 
 
-def normalise_overrides(overrides: Sequence[str]) -> list[str]:
-    """Make ``grid.<key>=...`` an upsert (``++grid.<key>``): grid axes are open-ended.
+def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list[Any]]]:
+    """Separate grid axes from ordinary overrides; check group choices on the way.
 
-    A group choice (``policy=x``) is checked here, so that an unknown name gives
-    one line listing the allowed names instead of Hydra's search-path report.
+    A grid axis is ``grid.<key>=[v1,v2]`` (or any Hydra sweep such as
+    ``range(0.1,1,0.1)`` or ``choice(a,b)``) and is kept out of Hydra's
+    composition: ``<key>`` is a dotted config key, and both ``grid.workload=[a,b]``
+    and ``grid.workload.scv=[1,4]`` may be given, which one config tree could not
+    hold. A group choice (``policy=x``) is checked here, so that an unknown name
+    gives one line listing the allowed names.
     """
-    normalised = []
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    parser = OverridesParser.create()
+    ordinary, grid = [], {}
     for override in overrides:
         match = _OVERRIDE.match(override)
         if match is None:
@@ -67,25 +75,53 @@ def normalise_overrides(overrides: Sequence[str]) -> list[str]:
         key, value = match["key"], match["value"]
         if key in GROUPS and value not in ("null", ""):
             _check_group_choice(key, value)
-        if key.startswith("grid.") and not match["prefix"]:
-            override = "++" + override
-        normalised.append(override)
-    return normalised
+        if not key.startswith("grid."):
+            ordinary.append(override)
+            continue
+        try:
+            parsed = parser.parse_override(override)
+        except HydraException as error:
+            raise ConfigError(f"cannot read {override!r}: {_first_line(error)}") from None
+        values = list(parsed.sweep_iterator()) if parsed.is_sweep_override() else parsed.value()
+        if not isinstance(values, list) or not values:
+            raise ConfigError(f"{key} must be a non-empty list like [v1,v2], got {value!r}")
+        grid[key.removeprefix("grid.")] = values
+    return ordinary, grid
+
+
+def flatten_grid(grid: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested ``grid`` section as {dotted key: values}; lists are leaves."""
+    flat: dict[str, Any] = {}
+    for name, value in grid.items():
+        if isinstance(value, Mapping):
+            flat.update(flatten_grid(value, f"{prefix}{name}."))
+        else:
+            flat[f"{prefix}{name}"] = value
+    return flat
 
 
 def compose(overrides: Sequence[str]) -> DictConfig:
-    """Compose ``conf/config.yaml`` with ``overrides``; Hydra errors become ConfigError."""
+    """Compose ``conf/config.yaml`` with ``overrides``; Hydra errors become ConfigError.
+
+    The result's ``grid`` is flat: {dotted key: list of values}, the experiment's
+    axes first, then the command line's (which replace an experiment's axis of
+    the same key).
+    """
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
     from hydra.errors import HydraException
     from omegaconf.errors import OmegaConfBaseException
 
-    normalised = normalise_overrides(overrides)
+    ordinary, grid = split_overrides(overrides)
     try:
         with initialize_config_dir(config_dir=str(conf_dir()), version_base=None):
-            cfg = hydra_compose("config", overrides=normalised, return_hydra_config=True)
+            cfg = hydra_compose("config", overrides=ordinary, return_hydra_config=True)
     except (HydraException, OmegaConfBaseException) as error:
         raise ConfigError(_first_line(error)) from None
+    flat = flatten_grid(OmegaConf.to_container(cfg.grid, resolve=True) or {})
+    flat.update(grid)
+    with open_dict(cfg):
+        cfg.grid = flat
     return cfg
 
 
@@ -96,14 +132,10 @@ def compose_group_option(overrides: Sequence[str], group: str, name: str) -> dic
     still apply, the group choice is replaced by ``name``, grid axes are dropped.
     """
     _check_group_choice(group, name)
-    kept = [o for o in overrides if not _targets(o, "grid") and _OVERRIDE.match(o)["key"] != group]
+    ordinary, _ = split_overrides(overrides)
+    kept = [o for o in ordinary if _OVERRIDE.match(o)["key"] != group]
     cfg = compose([*kept, f"{group}={name}"])
     return OmegaConf.to_container(cfg[group], resolve=True)
-
-
-def _targets(override: str, key: str) -> bool:
-    match = _OVERRIDE.match(override)
-    return match is not None and (match["key"] == key or match["key"].startswith(key + "."))
 
 
 def _first_line(error: Exception) -> str:

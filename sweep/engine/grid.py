@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,16 +59,14 @@ class Grid:
         return tuple(len(a.values) for a in self.axes)
 
 
-def _grid_entries(grid: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Flatten ``grid`` to (dotted key, list of values)."""
-    for name, value in grid.items():
-        key = f"{prefix}{name}"
-        if isinstance(value, Mapping) and key not in CORE_AXES:
-            yield from _grid_entries(value, key + ".")
-        elif isinstance(value, list | tuple) and len(value) > 0:
-            yield key, list(value)
-        else:
-            raise ConfigError(f"grid.{key} must be a non-empty list like [v1,v2], got {value!r}")
+def _grid_entries(grid: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """The flat grid (dotted key -> values), each a non-empty list, float labels rounded."""
+    entries = {}
+    for key, values in grid.items():
+        if not isinstance(values, list | tuple) or len(values) == 0:
+            raise ConfigError(f"grid.{key} must be a non-empty list like [v1,v2], got {values!r}")
+        entries[key] = [round(v, 10) if isinstance(v, float) else v for v in values]
+    return entries
 
 
 def _dim_names(keys: Sequence[str]) -> list[str]:
@@ -80,8 +78,7 @@ def _dim_names(keys: Sequence[str]) -> list[str]:
 
 def build_axes(cfg: DictConfig) -> tuple[Axis, ...]:
     """The sweep's axes: the core three first, then the other grid keys in the order given."""
-    grid = OmegaConf.to_container(cfg.grid, resolve=True)
-    entries = dict(_grid_entries(grid))
+    entries = _grid_entries(OmegaConf.to_container(cfg.grid, resolve=True))
     choices = cfg.hydra.runtime.choices
     defaults = {"policy": [choices.policy], "workload": [choices.workload], "load": [cfg.load]}
     keys = [*CORE_AXES, *(k for k in entries if k not in CORE_AXES)]

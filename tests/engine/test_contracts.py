@@ -1,0 +1,143 @@
+"""The contracts of DESIGN §4–§5: seeding, result file, resume, Ray vs serial (issue 2)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xarray as xr
+import yaml
+
+import sweep
+
+SMALL = ["grid.policy=[random,lwl,sita_e]", "grid.load=[0.5,0.8]", "workload=hyperexp2",
+         "replications=2", "stop.jobs=20000", "stop.warmup=2000", "progress=false"]
+
+
+def _run(tmp_path: Path, name: str, *extra: str) -> xr.Dataset:
+    return sweep.run([*SMALL, f"output={tmp_path / name}", *extra])
+
+
+def test_dataset_shape_labels_and_attributes(tmp_path):
+    dataset = _run(tmp_path, "a.nc", "engine.backend=serial", "grid.system.hosts=[2,4]")
+    assert list(dataset["mean_slowdown"].dims) == ["policy", "workload", "load", "hosts", "replication"]
+    assert list(dataset["policy"].values) == ["random", "lwl", "sita_e"]
+    assert list(dataset["workload"].values) == ["hyperexp2"]
+    assert list(dataset["hosts"].values) == [2, 4]
+    assert dataset["host_load_fraction"].sizes["host"] == 4
+    assert np.isnan(dataset["host_load_fraction"].sel(hosts=2).isel(host=[2, 3])).all()
+    for name in ("mean_response", "mean_wait", "mean_slowdown", "var_slowdown", "utilization", "jobs"):
+        assert dataset[name].attrs["units"] and dataset[name].attrs["long_name"], name
+    config = yaml.safe_load(dataset.attrs["config"])
+    assert config["seed"] == dataset.attrs["seed"] and config["stop"]["jobs"] == 20000
+    assert dataset.attrs["sweep_version"] == sweep.__version__
+    assert (dataset["jobs"] == 20000).all()
+
+
+def test_file_round_trips_to_the_returned_dataset(tmp_path):
+    dataset = _run(tmp_path, "b.nc", "engine.backend=serial", "record_jobs=true")
+    written = xr.load_dataset(tmp_path / "b.nc")
+    xr.testing.assert_identical(written, dataset)
+    assert written["saturated"].dtype == bool
+    assert written.sizes["job"] == 20000
+    assert not list(tmp_path.glob(".*tmp*")) and not list(tmp_path.glob("*.partial"))
+
+
+def test_common_random_numbers_across_policies(tmp_path):
+    """Every policy sees the same job stream: identical arrival and size columns."""
+    dataset = _run(tmp_path, "c.nc", "engine.backend=serial", "record_jobs=true")
+    for column in ("arrival", "size"):
+        values = dataset[column]
+        assert (values.sel(policy="random") == values.sel(policy="lwl")).all()
+        assert (values.sel(policy="random") == values.sel(policy="sita_e")).all()
+    assert not (dataset["size"].isel(replication=0) == dataset["size"].isel(replication=1)).all()
+
+
+def test_seed_changes_the_streams(tmp_path):
+    first = _run(tmp_path, "d1.nc", "engine.backend=serial", "seed=1")
+    second = _run(tmp_path, "d2.nc", "engine.backend=serial", "seed=2")
+    assert not np.allclose(first["mean_response"], second["mean_response"])
+
+
+@pytest.mark.ray
+def test_identical_serial_one_and_two_ray_workers(tmp_path, ray_session):
+    serial = _run(tmp_path, "s.nc", "engine.backend=serial")
+    one = _run(tmp_path, "r1.nc", "engine.backend=ray", "engine.workers=1")
+    two = _run(tmp_path, "r2.nc", "engine.backend=ray", "engine.workers=2", "engine.batch_size=1")
+    xr.testing.assert_identical(serial, one)
+    xr.testing.assert_identical(serial, two)
+    assert (tmp_path / "s.nc").read_bytes() == (tmp_path / "r2.nc").read_bytes()
+
+
+LONG = ["grid.policy=[random,lwl,sita_e,round_robin]", "grid.load=[0.3,0.4,0.5,0.6,0.7,0.8]",
+        "workload=hyperexp2", "replications=3", "stop.jobs=300000", "stop.warmup=1000",
+        "engine.batch_size=1", "engine.checkpoint_seconds=0", "progress=false"]
+
+
+def _sweep_process(output: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "sweep.cli", *LONG, f"output={output}", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def _wait_for(condition, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_resume_after_kill_9_gives_the_uninterrupted_file(tmp_path):
+    reference = tmp_path / "reference.nc"
+    sweep.run([*LONG, f"output={reference}", "engine.backend=serial"])
+    output = tmp_path / "resumed.nc"
+    process = _sweep_process(output, "engine.backend=serial")
+    partial = output.with_name(output.name + ".partial")
+    _wait_for(lambda: len(list(partial.glob("shard-*.pkl"))) >= 5, timeout=120)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    shards = len(list(partial.glob("shard-*.pkl")))
+    assert not output.exists() and shards >= 5
+    result = subprocess.run([sys.executable, "-m", "sweep.cli", *LONG, f"output={output}",
+                             "engine.backend=serial", "progress=true"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "resumed from checkpoint" in result.stderr
+    assert output.read_bytes() == reference.read_bytes()
+    assert not partial.exists()
+
+
+def test_checkpoint_of_another_sweep_is_refused(tmp_path, capsys):
+    from sweep.cli import main
+
+    output = tmp_path / "x.nc"
+    process = _sweep_process(output, "engine.backend=serial")
+    partial = output.with_name(output.name + ".partial")
+    _wait_for(lambda: len(list(partial.glob("shard-*.pkl"))) >= 1, timeout=120)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    status = main([*LONG, "seed=7", f"output={output}", "engine.backend=serial"])
+    assert status == 2
+    assert "different sweep" in capsys.readouterr().err
+
+
+@pytest.mark.ray
+def test_actor_killed_mid_sweep_is_restarted_and_its_task_retried(tmp_path):
+    reference = tmp_path / "reference.nc"
+    sweep.run([*LONG, f"output={reference}", "engine.backend=serial"])
+    output = tmp_path / "killed.nc"
+    process = _sweep_process(output, "engine.backend=ray", "engine.workers=2")
+    partial = output.with_name(output.name + ".partial")
+    _wait_for(lambda: len(list(partial.glob("shard-*.pkl"))) >= 2, timeout=180)
+    actors = subprocess.run(["pgrep", "-f", "ray::SimulationActor"], capture_output=True, text=True)
+    pids = [int(pid) for pid in actors.stdout.split()]
+    assert pids, "no actor process found"
+    os.kill(pids[0], signal.SIGKILL)
+    _, stderr = process.communicate(timeout=300)
+    assert process.returncode == 0, stderr
+    assert output.read_bytes() == reference.read_bytes()

@@ -1,0 +1,102 @@
+"""Bad input: one line naming the problem and the allowed values, exit 2, before any work (issue 2)."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+
+import pytest
+
+from sweep.cli import main
+
+FAST = ["engine.backend=serial", "stop.jobs=1000", "stop.warmup=0", "replications=1", "progress=false"]
+
+
+def _error_line(capsys, args):
+    status = main([*FAST, *args])
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert status == 2, err
+    assert len(lines) == 1, err
+    assert lines[0].startswith("sweep: error: ")
+    return lines[0]
+
+
+def test_unknown_policy_lists_the_allowed_names(capsys):
+    line = _error_line(capsys, ["policy=fastest"])
+    assert "'fastest'" in line and "random" in line and "sita_e" in line
+
+
+def test_unknown_policy_on_the_grid(capsys):
+    line = _error_line(capsys, ["grid.policy=[random,fastest]", "output=unused.nc"])
+    assert "'fastest'" in line and "lwl" in line
+
+
+def test_unknown_workload(capsys):
+    line = _error_line(capsys, ["workload=c91"])
+    assert "'c91'" in line and "c90" in line
+
+
+def test_grid_over_unknown_key(capsys):
+    line = _error_line(capsys, ["grid.system.nodes=[2,4]"])
+    assert "system.nodes" in line
+
+
+def test_unknown_plain_key(capsys):
+    line = _error_line(capsys, ["replicatoins=3"])
+    assert "replicatoins" in line
+
+
+@pytest.mark.parametrize("hosts", ["0", "-2"])
+def test_hosts_below_one(capsys, hosts):
+    line = _error_line(capsys, [f"system.hosts={hosts}"])
+    assert "hosts" in line
+
+
+@pytest.mark.parametrize("load", ["-0.5", "0", "abc"])
+def test_bad_load(capsys, load):
+    line = _error_line(capsys, [f"load={load}"])
+    assert "load" in line
+
+
+def test_bad_load_on_the_grid(capsys):
+    line = _error_line(capsys, ["grid.load=[0.5,-1]"])
+    assert "load" in line
+
+
+def test_missing_trace_file(capsys, tmp_path):
+    missing = tmp_path / "no-such-trace.swf"
+    line = _error_line(capsys, ["workload=ctc", f"workload.path={missing}"])
+    assert "no-such-trace.swf" in line
+
+
+def test_malformed_trace_file(capsys, tmp_path):
+    bad = tmp_path / "bad.swf.gz"
+    with gzip.open(bad, "wt") as handle:
+        handle.write("; MaxProcs: 8\n1 0 0 100 8 -1 -1 8 200 -1 1 1 1 1 1 1 -1 -1\n2 10 zero\n")
+    line = _error_line(capsys, ["workload=ctc", f"workload.path={bad}"])
+    assert "bad.swf.gz" in line and ":3" in line
+
+
+def test_bad_engine_option(capsys):
+    line = _error_line(capsys, ["engine.backend=dask"])
+    assert "ray" in line and "serial" in line
+
+
+def test_command_line_exit_status_and_no_traceback():
+    result = subprocess.run([sys.executable, "-m", "sweep.cli", "policy=fastest"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().count("\n") == 0
+
+
+def test_load_at_or_above_one_is_marked_saturated_not_hung(tmp_path):
+    import sweep
+
+    dataset = sweep.run(["grid.policy=[random,lwl]", "grid.load=[0.5,1.0,1.5]", f"output={tmp_path / 's.nc'}",
+                         *FAST])
+    saturated = dataset["saturated"].all("replication")
+    assert not saturated.sel(load=0.5).any()
+    assert saturated.sel(load=[1.0, 1.5]).all()

@@ -1,0 +1,59 @@
+"""Grid expansion and stream keys (DESIGN §3, §4)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sweep.engine.config import ConfigError, compose
+from sweep.engine.grid import _dim_names, build_axes, expand
+from sweep.engine.seeding import replication_rng, stream_key
+
+
+def test_core_axes_are_always_present_and_come_first():
+    axes = build_axes(compose(["grid.system.hosts=[2,4]", "policy=lwl", "load=0.6"]))
+    assert [a.dim for a in axes] == ["policy", "workload", "load", "hosts"]
+    assert axes[0].values == ("lwl",) and axes[2].values == (0.6,) and axes[3].values == (2, 4)
+
+
+def test_colliding_last_components_keep_the_whole_key():
+    assert _dim_names(["policy", "system.hosts", "a.mean", "b.mean"]) == ["policy", "hosts", "a_mean", "b_mean"]
+
+
+def test_float_labels_are_rounded():
+    axes = build_axes(compose(["grid.load=[0.30000000000000004,0.7]"]))
+    assert axes[2].values == (0.3, 0.7)
+
+
+def test_duplicate_grid_value_is_refused():
+    with pytest.raises(ConfigError, match="twice"):
+        build_axes(compose(["grid.load=[0.5,0.5]"]))
+
+
+def test_points_are_the_cartesian_product_with_options_composed():
+    cfg = compose(["grid.policy=[random,sita_e]", "grid.workload=[exponential,hyperexp2]",
+                   "grid.load=[0.5,0.8]", "grid.workload.scv=[4.0,16.0]"])
+    grid = expand(cfg, ["grid.policy=[random,sita_e]", "grid.workload=[exponential,hyperexp2]",
+                        "grid.load=[0.5,0.8]", "grid.workload.scv=[4.0,16.0]"])
+    assert grid.shape == (2, 2, 2, 2) and len(grid.points) == 16
+    by_position = {p.position: p.point for p in grid.points}
+    assert by_position[(1, 1, 0, 1)].policy["name"] == "sita_e"
+    assert by_position[(1, 1, 0, 1)].workload["scv"] == 16.0
+    assert "scv" not in by_position[(0, 0, 0, 1)].workload  # exponential has no scv: left alone
+
+
+def test_stream_key_ignores_the_policy_but_not_workload_or_load():
+    grid = expand(compose(["grid.policy=[random,lwl]", "grid.load=[0.5,0.8]"]),
+                  ["grid.policy=[random,lwl]", "grid.load=[0.5,0.8]"])
+    keys = {p.position: p.stream for p in grid.points}
+    assert keys[(0, 0, 0)] == keys[(1, 0, 0)]
+    assert keys[(0, 0, 0)] != keys[(0, 0, 1)]
+    assert stream_key({"name": "hyperexp2", "scv": 4.0}, 0.5) != stream_key({"name": "hyperexp2", "scv": 8.0}, 0.5)
+
+
+def test_replication_streams_are_independent_and_reproducible():
+    key = stream_key({"name": "exponential", "mean": 1.0}, 0.5)
+    first = replication_rng(1, key, 0).random(5)
+    assert np.array_equal(first, replication_rng(1, key, 0).random(5))
+    assert not np.array_equal(first, replication_rng(1, key, 1).random(5))
+    assert not np.array_equal(first, replication_rng(2, key, 0).random(5))
