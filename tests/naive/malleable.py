@@ -1,0 +1,100 @@
+"""Slow, obvious references for the malleable policies (STYLE pattern 7; seed 000 §2).
+
+Plain Python lists and dicts; allocations recomputed from scratch at every
+event by sorting: water-filling over the caps in increasing order (EQS), jobs
+in order of (acquired service, arrival) for rounding and FB slices. Nothing
+shared with ``sweep.families.malleable``; the kernels must match these job for job.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def _waterfill(avail, caps, present, acq, integer):
+    give = {j: 0.0 for j in present}
+    remaining = sorted((j for j in present if caps[j] > 0), key=lambda j: caps[j])
+    left = avail
+    while remaining and caps[remaining[0]] <= left / len(remaining):
+        j = remaining.pop(0)
+        give[j] = caps[j]
+        left -= caps[j]
+    if remaining:
+        if not integer:
+            for j in remaining:
+                give[j] = left / len(remaining)
+        else:
+            base = math.floor(left / len(remaining))
+            extra = round(left - base * len(remaining))
+            for rank, j in enumerate(sorted(remaining, key=lambda j: (acq[j], j))):
+                give[j] = base + (1 if rank < extra else 0)
+    return give
+
+
+def _fb(processors, size, present, acq):
+    alloc, free, skipped = {}, processors, []
+    for j in sorted(present, key=lambda j: (acq[j], j)):
+        if size[j] <= free:
+            alloc[j] = size[j]
+            free -= size[j]
+        else:
+            alloc[j] = 0.0
+            skipped.append(j)
+    if skipped and free > 0:
+        alloc[skipped[0]] = free
+    return alloc
+
+
+def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional=False,
+             quantum=10.0):
+    """Departure times (NaN for jobs not departed) after ``target`` departures."""
+    n = len(arrival)
+    rem, acq, size = [1.0] * n, [0.0] * n, [0.0] * n
+    alloc = {}
+    depart = [math.nan] * n
+    present, t, nxt, done, slice_end = [], 0.0, 0, 0, math.inf
+
+    def rate(j):
+        x = alloc.get(j, 0.0)
+        return x / (a[j] + b[j] * x + c[j] * x * x) if x > 0 else 0.0
+
+    while done < target:
+        finishing = [(t + max(rem[j], 0.0) / rate(j), pos) for pos, j in enumerate(present)
+                     if rate(j) > 0]
+        t_dep, pos = min(finishing, default=(math.inf, -1))
+        t_arr = arrival[nxt] if nxt < n else math.inf
+        t_new = min(t_dep, t_arr, slice_end)
+        for j in present:
+            rem[j] -= rate(j) * (t_new - t)
+            acq[j] += alloc.get(j, 0.0) * (t_new - t)
+        t = t_new
+        if pos >= 0 and t_dep <= t_arr and t_dep <= slice_end:
+            j = present.pop(pos)
+            depart[j] = t
+            alloc.pop(j, None)
+            done += 1
+        elif t_arr <= slice_end:
+            j = nxt
+            nxt += 1
+            present.append(j)
+            if policy == "fb_pws":
+                others = sum(size[k] for k in present if k != j)
+                w = min(pws[j], processors)
+                size[j] = min(ncap[j], max(1.0, math.floor(w / (others + w) * processors + 0.5)))
+            elif policy == "fb_asp":
+                size[j] = min(ncap[j], max(1.0, math.floor(processors / len(present) + 0.5)))
+        caps = {j: float(ncap[j]) for j in present}
+        if policy == "eqs":
+            alloc = _waterfill(processors, caps, present, acq, not fractional)
+        elif policy == "eqs_pws":
+            first = {j: float(min(pws[j], ncap[j])) for j in present}
+            alloc = _waterfill(processors, first, present, acq, not fractional)
+            left = processors - sum(alloc.values())
+            if left > 0:
+                second = {j: caps[j] - first[j] for j in present}
+                more = _waterfill(left, second, present, acq, not fractional)
+                alloc = {j: alloc[j] + more[j] for j in present}
+        else:
+            alloc = _fb(processors, size, present, acq)
+            slice_end = t + quantum if present else math.inf
+    return depart
