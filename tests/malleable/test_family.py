@@ -1,0 +1,72 @@
+"""The malleable family as the engine sees it: registration, validation, summary, saturation."""
+
+import numpy as np
+import pytest
+
+from sweep.families import Point, StopRule, family_of
+
+WORKLOAD = {"name": "w", "kind": "malleable", "parallelism": "dist1", "demand_mean": 1000.0,
+            "demand_scv": 4.0, "demand_growth": "n", "demand_normalise": True,
+            "speedup": {"model": "eq8", "delta": 50.0}}
+
+
+SHORT = StopRule(jobs=2000, warmup=200)
+
+
+def point(policy="eqs", load=0.6, stop=SHORT, **options):
+    return Point(policy={"name": policy, **options}, workload=WORKLOAD, system={"processors": 128},
+                 load=load, stop=stop)
+
+
+def test_registered_with_every_policy():
+    family = family_of("eqs")
+    assert family.name == "malleable"
+    assert set(family.policies) == {"eqs", "eqs_pws", "fb_pws", "fb_asp"}
+
+
+@pytest.mark.parametrize("policy", ["eqs", "eqs_pws", "fb_pws", "fb_asp"])
+def test_summary_has_every_declared_variable(policy):
+    family = family_of(policy)
+    result = family.simulate(point(policy), np.random.default_rng(1))
+    assert set(result.summary) == {v.name for v in family.variables}
+    assert result.summary["jobs"] == 2000 and not result.summary["saturated"]
+    assert 0 < result.summary["utilization"] < 1
+    assert 1 <= result.summary["mean_allocation"] <= 128
+    assert result.summary["ci_halfwidth"] > 0
+    assert result.work > 2 * 2200  # events: at least an arrival and a departure per job
+
+
+def test_same_rng_same_result():
+    family = family_of("eqs")
+    one = family.simulate(point("eqs"), np.random.default_rng(5)).summary
+    two = family.simulate(point("eqs"), np.random.default_rng(5)).summary
+    three = family.simulate(point("eqs"), np.random.default_rng(6)).summary
+    assert one == two
+    assert one["mean_response"] != three["mean_response"]
+
+
+def test_past_saturation_stops_early_and_says_so():
+    family = family_of("fb_pws")
+    stop = StopRule(jobs=100_000, warmup=1000, max_in_system=300)
+    result = family.simulate(point("fb_pws", load=1.5, stop=stop), np.random.default_rng(2))
+    assert result.summary["saturated"]
+    assert result.summary["jobs"] < 100_000
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"policy": "eqs", "quantum": 5.0}, "policy 'eqs' has no option 'quantum'; allowed: fractional"),
+    ({"policy": "fb_pws", "quantum": 0.0}, "policy.quantum must be a number of seconds > 0, got 0.0"),
+    ({"policy": "eqs", "fractional": "yes"}, "policy.fractional must be true or false"),
+    ({"load": -0.1}, "load must be > 0"),
+])
+def test_bad_options_name_themselves(change, message):
+    policy = change.pop("policy", "eqs")
+    with pytest.raises(ValueError, match="^" + message.replace("(", r"\(")):
+        family_of(policy).validate(point(policy, **change))
+
+
+def test_bad_system_names_itself():
+    bad = Point(policy={"name": "eqs"}, workload=WORKLOAD, system={"processors": 12.5}, load=0.5,
+                stop=StopRule(jobs=2000, warmup=0))
+    with pytest.raises(ValueError, match="^system.processors must be a positive integer, got 12.5"):
+        family_of("eqs").validate(bad)
