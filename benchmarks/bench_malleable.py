@@ -1,0 +1,58 @@
+"""Throughput of the malleable kernels in events per second on one core (DESIGN §7, issue 5).
+
+Each policy runs the Figure 6 workload (Distribution 1, W|n ~ Hyperexp2(n²/E[N²]·1000, 10),
+β' = (1 − φ')/N², φ' = ``--phi``) at offered load ``--load`` on 128 processors: a
+pre-drawn job stream (not timed) through ``--jobs`` departures, ``--repeat`` times
+after a run that compiles (or loads) the kernel; best and median are printed.
+Events are arrivals, departures and FB slice ends. Target (issue 5): EQS and
+FB-PWS >= 2,000,000 events/s at rho = 0.8.
+
+    python benchmarks/bench_malleable.py [--load 0.8] [--phi 0.0] [--jobs 200000] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from sweep.families.malleable import POLICIES, _core
+from sweep.families.malleable.workload import make_jobs
+
+TARGET = 2_000_000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--load", type=float, default=0.8)
+    parser.add_argument("--phi", type=float, default=0.0)
+    parser.add_argument("--jobs", type=int, default=200_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    workload = {"name": "fig6", "kind": "malleable", "parallelism": "dist1",
+                "demand_mean": 1000.0, "demand_scv": 100.0, "demand_growth": "n2",
+                "demand_normalise": True,
+                "speedup": {"model": "eq5", "phi_prime": args.phi, "beta_prime": "max"}}
+    cap = 10_000
+    jobs = make_jobs(workload, 128, args.load, args.jobs + cap, np.random.default_rng(1))
+    print(f"Fig 6 workload (phi' = {args.phi}), rho = {args.load}, 128 processors, "
+          f"{args.jobs} departures, best/median of {args.repeat}")
+    for name, policy in POLICIES.items():
+        params = policy.make_params({})
+        policy.run(jobs, 128, params, 0, args.jobs, cap)  # compile or load from cache
+        rates = []
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            _, _, ist, _ = policy.run(jobs, 128, params, 0, args.jobs, cap)
+            rates.append(ist[_core.I_EVENTS] / (time.perf_counter() - t0))
+        verdict = f"  target {TARGET:,}: {'met' if max(rates) >= TARGET else 'MISSED'}" \
+            if name in ("eqs", "fb_pws") else ""
+        print(f"{name:8s} best {max(rates):>12,.0f}  median {statistics.median(rates):>12,.0f} "
+              f"events/s  ({ist[_core.I_EVENTS]:,} events, saturated={bool(ist[_core.I_SAT])})"
+              f"{verdict}")
+
+
+if __name__ == "__main__":
+    main()
