@@ -14,6 +14,8 @@ TABLES = {  # preset -> the grid axes it sweeps, with their sizes
     "tf99_table3": {"priority_every": 2},
     "tf99_table4": {"priority_gap": 5},
     "tf99_table5": {"heuristic": 5, "priority_every": 2},
+    "tf99_sensitivity": {"slack_factor": 2, "awt": 2, "alpha_u": 2, "alpha_t": 2, "alpha_p": 2,
+                         "alpha_f": 2},
 }
 
 
