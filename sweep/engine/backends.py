@@ -16,6 +16,9 @@ from sweep.engine.tasks import Record, SimulationActor, Task
 
 #: How many times a batch is resubmitted after its actor died for good.
 MAX_BATCH_RESUBMITS = 3
+#: Warm actors kept between sweeps of one process when Ray was started by the caller
+#: (a notebook, a benchmark, a test session), keyed by the number of workers.
+_WARM_POOLS: dict[int, list] = {}
 
 
 class Backend(Protocol):
@@ -64,7 +67,8 @@ class RayBackend:
         available = int(ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or available, available))
         self._actor_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(SimulationActor)
-        self.actors = [self._actor_class.remote() for _ in range(self.workers)]
+        warm = [] if self._owns_ray else _WARM_POOLS.pop(self.workers, [])
+        self.actors = warm or [self._actor_class.remote() for _ in range(self.workers)]
         self._in_flight = in_flight
 
     def run(self, batches: Iterable[Sequence[Task]]) -> Iterator[list[Record]]:
@@ -98,10 +102,11 @@ class RayBackend:
         return fresh
 
     def close(self) -> None:
-        for actor in self.actors:
-            self._ray.kill(actor)
+        """Stop the actors and the Ray we started; keep them warm in a Ray we were given."""
         if self._owns_ray:
             self._ray.shutdown()
+        elif self._ray.is_initialized():
+            _WARM_POOLS[self.workers] = self.actors
 
 
 def make_backend(backend: str, workers: int | None, address: str | None, in_flight: int) -> Backend:

@@ -78,15 +78,39 @@ def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list
         if not key.startswith("grid."):
             ordinary.append(override)
             continue
-        try:
-            parsed = parser.parse_override(override)
-        except HydraException as error:
-            raise ConfigError(f"cannot read {override!r}: {_first_line(error)}") from None
-        values = list(parsed.sweep_iterator()) if parsed.is_sweep_override() else parsed.value()
+        values = _plain_list(value)
+        if values is None:
+            try:
+                parsed = parser.parse_override(override)
+            except HydraException as error:
+                raise ConfigError(f"cannot read {override!r}: {_first_line(error)}") from None
+            values = list(parsed.sweep_iterator()) if parsed.is_sweep_override() else parsed.value()
         if not isinstance(values, list) or not values:
             raise ConfigError(f"{key} must be a non-empty list like [v1,v2], got {value!r}")
         grid[key.removeprefix("grid.")] = values
     return ordinary, grid
+
+
+_PLAIN_ITEM = re.compile(r"^[\w.+-]+$")
+
+
+def _plain_item(text: str) -> Any:
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False, "null": None}.get(text.lower(), text)
+
+
+def _plain_list(value: str) -> list[Any] | None:
+    """``[a,1,0.5]`` read directly (Hydra's grammar takes ~1 ms an item); None if not that simple."""
+    if not (value.startswith("[") and value.endswith("]")):
+        return None
+    items = [item.strip() for item in value[1:-1].split(",")]
+    if not all(_PLAIN_ITEM.match(item) for item in items):
+        return None
+    return [_plain_item(item) for item in items]
 
 
 def flatten_grid(grid: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -109,6 +109,8 @@ def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Fami
     coords["replication"] = np.arange(replications)
     data_vars = {}
     for name, (variable, family) in _declared_variables(families).items():
+        if variable.dims and not any(name in record.summary for record in records):
+            continue  # e.g. per-month variables of a run not split by month: no empty dimension
         values = _variable_array(variable, family, grid, records, replications, coords)
         data_vars[name] = ([*dims, "replication", *variable.dims], values,
                            {"units": variable.units, "long_name": variable.long_name})

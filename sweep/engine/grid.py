@@ -8,7 +8,6 @@ swept). Config-group options are composed once per option, not once per point.
 
 from __future__ import annotations
 
-import copy
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -95,9 +94,11 @@ def build_axes(cfg: DictConfig) -> tuple[Axis, ...]:
 
 
 def _set_key(config: dict[str, Any], key: str, value: Any) -> None:
+    """Set a dotted key, copying the dicts on its path (points share everything else)."""
     *parents, leaf = key.split(".")
     node = config
     for part in parents:
+        node[part] = dict(node[part])
         node = node[part]
     node[leaf] = value
 
@@ -148,11 +149,11 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     stop = StopRule(**base["stop"])
     points = []
     for index, position in enumerate(itertools.product(*(range(len(a.values)) for a in axes))):
-        config = copy.deepcopy(base)
+        config = dict(base)
         for axis, i in zip(axes, position, strict=True):
             value = axis.values[i]
             if axis.key in sections:
-                config[axis.key] = copy.deepcopy(sections[axis.key][value])
+                config[axis.key] = sections[axis.key][value]
             elif _has_key(config, axis.key) or axis.key.split(".", 1)[0] not in sections:
                 _set_key(config, axis.key, value)
         point = Point(policy=config["policy"], workload=config["workload"], system=config["system"],

@@ -6,6 +6,7 @@ register themselves in :data:`FAMILIES` when imported.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 
@@ -26,6 +27,7 @@ def register(family: Family) -> Family:
     return family
 
 
+@functools.cache
 def load_families() -> dict[str, Family]:
     """Import every family subpackage (each registers itself) and return the registry."""
     for module in pkgutil.iter_modules(__path__):
