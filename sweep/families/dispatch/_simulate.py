@@ -22,7 +22,7 @@ from sweep.families.dispatch._policy import POLICIES, DispatchPolicy
 from sweep.families.dispatch._workload import JobStream, Workload, workload_of
 
 #: Jobs per kernel call (the job stream itself is drawn in fixed blocks).
-CHUNK_JOBS = 1 << 20
+CHUNK_JOBS = 1 << 16
 MODELS = ("simulation", "analytic")
 
 VARIABLES = (

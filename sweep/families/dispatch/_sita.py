@@ -73,7 +73,7 @@ def work_quantile(dist: Distribution, q: float) -> float:
     while dist.partial_moment(1, -math.inf, hi) < target:
         hi *= 2.0
     return optimize.brentq(lambda c: dist.partial_moment(1, -math.inf, c) - target, lo, hi,
-                           xtol=1e-12 * max(1.0, hi), rtol=4 * np.finfo(float).eps)
+                           xtol=1e-12, rtol=4 * np.finfo(float).eps)
 
 
 def cutoffs_at_work_fractions(dist: Distribution, fractions: np.ndarray) -> tuple[float, ...]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numba
 import numpy as np
 
 from sweep.workloads import Distribution, Empirical, make_distribution
@@ -80,6 +81,15 @@ def _workload(key: Hashable) -> Workload:
                     trace_order=cfg.get("sampling", "bootstrap") == "trace_order", key=key)
 
 
+@numba.njit(cache=True)
+def _accumulate(gaps, scale, clock):
+    """In place: ``gaps[k] <- clock + scale (gaps[0] + ... + gaps[k])``, summed in order."""
+    for k in range(gaps.shape[0]):
+        clock += gaps[k] * scale
+        gaps[k] = clock
+    return gaps
+
+
 class JobStream:
     """Arrival times and sizes, handed out in any split, drawn in fixed blocks."""
 
@@ -94,10 +104,8 @@ class JobStream:
         self._next = 0
 
     def _draw(self) -> None:
-        arrival = self._rng_arrivals.standard_exponential(DRAW_BLOCK)
-        arrival *= self._scale
-        arrival[0] += self._clock
-        np.cumsum(arrival, out=arrival)
+        arrival = _accumulate(self._rng_arrivals.standard_exponential(DRAW_BLOCK), self._scale,
+                              self._clock)
         self._clock = float(arrival[-1])
         if self._workload.trace_order:
             values = self._workload.sizes.values
@@ -108,7 +116,13 @@ class JobStream:
         self._arrival, self._size, self._next = arrival, size, 0
 
     def take(self, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """The next ``count`` jobs: ``(arrival, size)`` as new float64 arrays."""
+        """The next ``count`` jobs: ``(arrival, size)``, float64 (views when a block fits)."""
+        if self._next == len(self._arrival):
+            self._draw()
+        if count <= len(self._arrival) - self._next:
+            window = slice(self._next, self._next + count)
+            self._next += count
+            return self._arrival[window], self._size[window]
         arrival, size = np.empty(count), np.empty(count)
         filled = 0
         while filled < count:

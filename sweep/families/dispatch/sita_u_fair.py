@@ -46,7 +46,7 @@ def _next_cutoff(dist: Distribution, rate: float, lo: float, target: float) -> f
         return a
     if gap(b) <= 0.0:
         return b
-    return optimize.brentq(gap, a, b, xtol=1e-12 * b, rtol=4 * np.finfo(float).eps)
+    return optimize.brentq(gap, a, b, xtol=1e-12, rtol=4 * np.finfo(float).eps)
 
 
 def _chain(dist: Distribution, rate: float, hosts: int, target: float) -> tuple[list, float]:
