@@ -4,10 +4,11 @@ Model (seed 003 §1.1, §2.2): every host serves one job at a time, first come
 first served, run to completion. Jobs arrive in time order; a *choose* hook
 names the host of each job at its arrival; the job then starts at
 ``max(arrival, free[host])`` and ends ``size`` later. That one recursion is the
-Lindley recursion of each host (DESIGN §7) when the hosts are given in advance
-(Random, Round-Robin, SITA-*: the arrival stream is split per host), and the
-Kiefer–Wolfowitz recursion of the M/G/h queue when the hook picks the host
-that frees first (Least-Work-Left, Central-Queue).
+Lindley recursion of each host when the hosts are named in advance (Random,
+Round-Robin, SITA-*: the stream split per host, DESIGN §7, each host's
+recursion run in one pass over the merged stream), and the Kiefer–Wolfowitz
+recursion of the M/G/h queue when the hook picks the host that frees first
+(Least-Work-Left, Central-Queue).
 
 Layout (STYLE patterns 2 and 7): :class:`HostSystem` is the wrapper — it owns
 the state carried from chunk to chunk (each host's free time and a ring

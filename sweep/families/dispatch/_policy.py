@@ -40,8 +40,9 @@ class DispatchPolicy:
         replication, with ``rng`` the policy's own child generator.
     parameters
         The policy's config keys besides ``name``, with their defaults.
-    check(params) -> None
-        Raises ``ValueError`` on a bad parameter value (after the key check).
+    check(point, workload) -> None
+        Raises ``ValueError`` on a bad parameter value, or a workload the policy
+        cannot use (after the family has checked the parameter names).
     """
 
     name: str
@@ -49,11 +50,7 @@ class DispatchPolicy:
     analytic: Callable[[Point, Workload], dict[str, object]]
     assigner: Callable[[Point, Workload, np.random.Generator], Assigner] | None = None
     parameters: Mapping[str, Any] = field(default_factory=dict)
-    check: Callable[[Mapping[str, Any]], None] | None = None
-
-    def params(self, point: Point) -> dict[str, Any]:
-        """The policy's parameters at ``point``, defaults filled in."""
-        return {**self.parameters, **{k: v for k, v in point.policy.items() if k != "name"}}
+    check: Callable[[Point, Workload], None] | None = None
 
 
 POLICIES: dict[str, DispatchPolicy] = {}

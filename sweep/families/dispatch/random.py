@@ -22,6 +22,8 @@ _ORDERS = (0, 1, 2, 3, -1, -2)
 
 
 def _assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Assigner:
+    if rng is None:
+        raise ValueError("policy random draws its hosts: it needs a generator")
     hosts = int(point.system["hosts"])
 
     def assign(sizes: np.ndarray, first: int) -> np.ndarray:
