@@ -244,11 +244,15 @@ class Mixture(Distribution):
         return upper
 
     def _sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        which = rng.choice(len(self.weights), size=size, p=self.weights)
-        out = np.empty(size)
+        """Every slot from the heaviest component, then the others' slots overwritten: one
+        scatter for the few jobs of the light components instead of one for every job."""
+        which = np.searchsorted(np.cumsum(self.weights)[:-1], rng.random(size), side="right")
+        heaviest = int(np.argmax(self.weights))
+        out = self.components[heaviest].sample(rng, size)
         for index, component in enumerate(self.components):
-            chosen = which == index
-            out[chosen] = component.sample(rng, int(chosen.sum()))
+            if index != heaviest:
+                chosen = np.flatnonzero(which == index)
+                out[chosen] = component.sample(rng, len(chosen))
         return out
 
     def _partial_moment(self, k: float, lo: float, hi: float) -> float:
@@ -278,6 +282,12 @@ class Hyperexp2(Mixture):
     def __repr__(self) -> str:
         mean, scv = self._parameters
         return f"Hyperexp2(mean={mean!r}, scv={scv!r})"
+
+    def _sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """A unit exponential scaled by the chosen phase's mean (no masked scatter: ~2x faster)."""
+        p1 = self.weights[0]
+        first, second = (c.mean for c in self.components)
+        return rng.standard_exponential(size) * np.where(rng.random(size) < p1, first, second)
 
 
 class BoundedPareto(Distribution):
@@ -359,6 +369,15 @@ class TruncatedLognormal(Distribution):
 
     def _cdf(self, x: np.ndarray) -> np.ndarray:
         return _normal_mass(self._z_lo, self._z(x)) / self._mass
+
+    def _sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """An untruncated lognormal draw where it falls inside ``[lo, hi]``, else an inverse-transform
+        draw: exact (either way the value has the truncated law), and several times faster than
+        the inverse transform (``ndtri``) for every job when most of the mass is inside."""
+        draws = np.exp(self.mu + self.sigma * rng.standard_normal(size))
+        outside = np.flatnonzero((draws < self.lo) | (draws > self.hi))
+        draws[outside] = self._ppf(rng.random(len(outside)))
+        return draws
 
     def _ppf(self, q: np.ndarray) -> np.ndarray:
         if self._z_lo > 0:  # upper tail: work with survival probabilities
