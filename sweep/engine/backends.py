@@ -17,8 +17,10 @@ from sweep.engine.tasks import Record, SimulationActor, Task
 #: How many times a batch is resubmitted after its actor died for good.
 MAX_BATCH_RESUBMITS = 3
 #: Warm actors kept between sweeps of one process when Ray was started by the caller
-#: (a notebook, a benchmark, a test session), keyed by the number of workers.
-_WARM_POOLS: dict[int, list] = {}
+#: (a notebook, a benchmark, a test session). One pool at a time: each actor holds a CPU,
+#: so a pool of another size is stopped before a new one is started. Keyed by Ray job id:
+#: handles from an earlier Ray session of the process are dead and dropped.
+_WARM_POOL: dict[str, list] = {}
 
 
 class Backend(Protocol):
@@ -67,8 +69,14 @@ class RayBackend:
         available = int(ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or available, available))
         self._actor_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(SimulationActor)
-        warm = [] if self._owns_ray else _WARM_POOLS.pop(self.workers, [])
-        self.actors = warm or [self._actor_class.remote() for _ in range(self.workers)]
+        self._job = ray.get_runtime_context().get_job_id()
+        warm = _WARM_POOL.pop(self._job, [])
+        _WARM_POOL.clear()
+        if len(warm) != self.workers:
+            for actor in warm:
+                ray.kill(actor)
+            warm = [self._actor_class.remote() for _ in range(self.workers)]
+        self.actors = warm
         self._in_flight = in_flight
 
     def run(self, batches: Iterable[Sequence[Task]]) -> Iterator[list[Record]]:
@@ -106,7 +114,7 @@ class RayBackend:
         if self._owns_ray:
             self._ray.shutdown()
         elif self._ray.is_initialized():
-            _WARM_POOLS[self.workers] = self.actors
+            _WARM_POOL[self._job] = self.actors
 
 
 def make_backend(backend: str, workers: int | None, address: str | None, in_flight: int) -> Backend:
