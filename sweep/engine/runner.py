@@ -27,7 +27,7 @@ from sweep.engine.tasks import Record, Task
 from sweep.families import family_of
 
 #: Options that change how a sweep runs, not what it computes: left out of the fingerprint.
-_EXECUTION_KEYS = ("engine", "output", "progress")
+_EXECUTION_KEYS = ("engine", "output", "progress", "plots")
 
 
 def resolved_yaml(cfg: DictConfig) -> str:
@@ -79,9 +79,20 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[xr.Datas
                             cfg.replications, attrs)
     write_atomic(dataset, output)
     checkpoint.remove()
+    figures = _figures(cfg, dataset, output)
     if cfg.progress:
-        _summary(grid, cfg.replications, len(tasks), len(done), time.perf_counter() - started, output)
+        _summary(grid, cfg.replications, len(tasks), len(done), time.perf_counter() - started, output,
+                 figures)
     return dataset, output
+
+
+def _figures(cfg: DictConfig, dataset: xr.Dataset, output: Path) -> list[Path]:
+    """The experiment's paper figures next to the result file (``plots=true``)."""
+    if not cfg.plots:
+        return []
+    from sweep.analysis.figures import write_figures
+
+    return write_figures(dataset, cfg.hydra.runtime.choices.get("experiment"), output.parent)
 
 
 def _execute(cfg: DictConfig, tasks: list[Task], checkpoint: Checkpoint, grid: Grid,
@@ -105,10 +116,12 @@ def _execute(cfg: DictConfig, tasks: list[Task], checkpoint: Checkpoint, grid: G
 
 
 def _summary(grid: Grid, replications: int, computed: int, resumed: int, seconds: float,
-             output: Path) -> None:
+             output: Path, figures: list[Path]) -> None:
     resumed_text = f", {resumed} resumed from checkpoint" if resumed else ""
+    figures_text = f" (+{len(figures)} figure files)" if figures else ""
     print(f"sweep: {len(grid.points)} points x {replications} replications "
-          f"({computed} runs computed{resumed_text}) in {seconds:.1f} s -> {output}", file=sys.stderr)
+          f"({computed} runs computed{resumed_text}) in {seconds:.1f} s -> {output}{figures_text}",
+          file=sys.stderr)
 
 
 def run(overrides: Sequence[str] = ()) -> xr.Dataset:

@@ -1,0 +1,61 @@
+"""Paper figures drawn from a sweep's Dataset, keyed by experiment name.
+
+A study module (``sweep/analysis/sh00.py``, ...) registers one drawing function
+per experiment with :func:`figure`; the command line writes the figures of the
+experiment it ran next to the result file (``plots=true``, the default), as
+PNG and PDF.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from pathlib import Path
+
+import xarray as xr
+
+#: experiment name -> function(Dataset) -> {figure name: matplotlib Figure}
+FIGURES: dict[str, Callable[[xr.Dataset], dict]] = {}
+
+
+def figure(*experiments: str) -> Callable[[Callable[[xr.Dataset], dict]], Callable[[xr.Dataset], dict]]:
+    """Register ``draw(ds) -> {name: Figure}`` for the named experiments; a name taken twice raises."""
+
+    def register(draw: Callable[[xr.Dataset], dict]) -> Callable[[xr.Dataset], dict]:
+        for experiment in experiments:
+            if experiment in FIGURES:
+                raise ValueError(f"experiment {experiment!r} already has a figure")
+            FIGURES[experiment] = draw
+        return draw
+
+    return register
+
+
+def _load_studies() -> None:
+    import sweep.analysis as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if not module.name.startswith("_") and module.name != "figures":
+            importlib.import_module(f"{package.__name__}.{module.name}")
+
+
+def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path) -> list[Path]:
+    """Draw the experiment's figures and save each as PNG and PDF in ``folder``; [] if it has none."""
+    _load_studies()
+    draw = FIGURES.get(experiment or "")
+    if draw is None:
+        return []
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    for name, fig in draw(dataset).items():
+        for suffix in (".png", ".pdf"):
+            path = folder / f"{name}{suffix}"
+            fig.savefig(path, dpi=150, bbox_inches="tight")
+            written.append(path)
+        plt.close(fig)
+    return written
