@@ -18,8 +18,8 @@ from sweep.engine.tasks import Record, SimulationActor, Task
 MAX_BATCH_RESUBMITS = 3
 #: Warm actors kept between sweeps of one process when Ray was started by the caller
 #: (a notebook, a benchmark, a test session). One pool at a time: each actor holds a CPU,
-#: so a pool of another size is stopped before a new one is started. Keyed by Ray job id:
-#: handles from an earlier Ray session of the process are dead and dropped.
+#: so a pool of another size is stopped before a new one is started. Keyed by the driver's
+#: node and job ids: handles from an earlier Ray session of the process are dead and dropped.
 _WARM_POOL: dict[str, list] = {}
 
 
@@ -69,7 +69,8 @@ class RayBackend:
         available = int(ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or available, available))
         self._actor_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(SimulationActor)
-        self._job = ray.get_runtime_context().get_job_id()
+        context = ray.get_runtime_context()
+        self._job = f"{context.get_node_id()}/{context.get_job_id()}"
         warm = _WARM_POOL.pop(self._job, [])
         _WARM_POOL.clear()
         if len(warm) != self.workers:
