@@ -1,0 +1,12 @@
+"""Analysis of sweep Datasets: confidence intervals, ratios, saturation, sensitivity (DESIGN §1, §5).
+
+The public surface notebooks use; the paper figures live in study modules
+(``sweep/analysis/sh00.py``, ...) registered with :mod:`sweep.analysis.figures`.
+"""
+
+from sweep.analysis.compare import confidence_interval, job_quantity, ratio, size_class_means
+from sweep.analysis.saturation import saturation, saturation_search
+from sweep.analysis.sensitivity import sensitivity
+
+__all__ = ["confidence_interval", "job_quantity", "ratio", "saturation", "saturation_search",
+           "sensitivity", "size_class_means"]
