@@ -1,0 +1,248 @@
+"""Seed 001's tables as figures: Talby & Feitelson (1999), slack-based priority backfilling.
+
+One drawing function per preset in ``conf/experiment/tf99_*.yaml``, registered
+with :func:`~sweep.analysis.figures.figure`; each returns ``{name: Figure}``.
+Measured values are solid bars, the paper's printed values (:data:`PAPER`)
+hatched bars beside them. Monthly values are the ``monthly_*`` variables (each
+calendar month simulated from an empty machine), yearly values total wait /
+total jobs (seed 001 §3.2; MODEL_NOTES §2). Our runs are on the archive's KTH
+trace at 128 processors; the paper's September (85 jobs, 440.6 s) is not
+reproducible from it (MODEL_NOTES §2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from sweep.analysis.figures import figure
+from sweep.analysis.sensitivity import sensitivity
+
+#: Calendar months of seed 001's Tables 1 and 3 (Sept 1996 - Aug 1997), as the ``month`` labels.
+MONTHS = ("1996-09", "1996-10", "1996-11", "1996-12", "1997-01", "1997-02", "1997-03", "1997-04",
+          "1997-05", "1997-06", "1997-07", "1997-08")
+
+#: Average wait times (s) printed in seed 001, by table. Monthly series follow :data:`MONTHS`;
+#: ``yearly`` rows are the tables' "Average" rows (total wait / total jobs).
+PAPER: dict[str, dict] = {
+    # Table 1: conservative vs priority (slack) backfilling, equal priorities, SF 3, AST
+    "table1": {
+        "conservative": (440.6, 3062.7, 4887.0, 2157.2, 3302.3, 2624.3, 2644.8, 2220.3, 2093.6,
+                         1443.2, 399.9, 1941.5),
+        "slack": (440.6, 2504.3, 3774.6, 1904.2, 2531.9, 2373.9, 2196.9, 1905.2, 1779.2, 1282.0,
+                  354.1, 1670.8),
+        "yearly": {"conservative": 2401.44, "slack": 2004.46},
+    },
+    # Table 2: yearly average wait against the slack factor SF
+    "table2": {1: 2156, 3: 2004, 5: 2027, 7: 1986, 9: 1939, 11: 1956},
+    # Table 3: equal priorities vs every fifth job at UP = PP = 1 (all jobs, Hi-Pri, Lo-Pri)
+    "table3": {
+        "equal": (440.6, 2504.3, 3774.6, 1904.2, 2531.9, 2373.9, 2196.9, 1905.2, 1779.2, 1282.0,
+                  354.1, 1670.8),
+        "all": (440.6, 2783.7, 4797.7, 2026.0, 2777.4, 2728.7, 2220.9, 2056.2, 1889.3, 1374.7,
+                372.6, 1847.1),
+        "high": (0.0, 2295.6, 4460.2, 1814.8, 2603.8, 2369.2, 1687.2, 1797.4, 1491.9, 1323.3,
+                 320.2, 1817.5),
+        "low": (550.8, 2906.0, 1882.3, 2078.8, 2820.8, 2818.7, 2354.6, 2120.9, 1988.7, 1387.6,
+                385.8, 1854.5),
+        "yearly": {"equal": 2004.46, "all": 2226.17, "high": 1955.28, "low": 2294.0},
+    },
+    # Table 4: overall yearly average wait against the priority gap UP + PP of every fifth job
+    "table4": {0.0: 2004.46, 0.5: 2020.40, 1.0: 2044.39, 1.5: 2017.82, 2.0: 2226.17},
+    # Table 5: yearly averages of the five heuristics (rows Equal Pri, Unequal Pri, Hi-Pri, Lo-Pri)
+    "table5": {
+        "ast": {"equal": 2004.5, "all": 2226.2, "high": 1955.3, "low": 2294.0},
+        "aat": {"equal": 2088.5, "all": 2223.3, "high": 1952.6, "low": 2291.1},
+        "dc": {"equal": 2179.9, "all": 2250.1, "high": 1988.1, "low": 2315.7},
+        "du": {"equal": 2206.0, "all": 2279.8, "high": 2048.9, "low": 2337.6},
+        "dp": {"equal": 2120.0, "all": 2228.5, "high": 1962.3, "low": 2295.1},
+    },
+}
+
+#: The parameters of the tf99_sensitivity preset (§2.2-2.3), in the order they are drawn.
+PARAMETERS = ("slack_factor", "awt", "alpha_u", "alpha_t", "alpha_p", "alpha_f")
+
+_COLORS = {"easy": "tab:gray", "conservative": "tab:blue", "slack": "tab:orange", "equal": "tab:orange",
+           "all": "tab:red", "high": "tab:green", "low": "tab:purple"}
+_LABELS = {"easy": "EASY", "conservative": "conservative", "slack": "slack (priority)",
+           "equal": "equal priorities", "all": "unequal: all jobs", "high": "unequal: Hi-Pri",
+           "low": "unequal: Lo-Pri"}
+
+
+def measured(ds: xr.Dataset, variable: str) -> xr.DataArray:
+    """``ds[variable]`` averaged over replications, with every one-value dimension dropped."""
+    da = ds[variable]
+    if "replication" in da.dims:
+        da = da.mean("replication")
+    return da.squeeze(drop=True)
+
+
+def _paper_months(series: tuple[float, ...], months: np.ndarray) -> np.ndarray:
+    """The paper's monthly values at the measured month labels (NaN for a month it does not print)."""
+    by_month = dict(zip(MONTHS, series, strict=True))
+    return np.array([by_month.get(str(m), np.nan) for m in months])
+
+
+def _bars(ax: Axes, groups: list[str], series: list[tuple[str, np.ndarray, str, bool]]) -> None:
+    """Grouped bars: one group per label in ``groups``; series are (label, values, color, paper?)."""
+    width = 0.8 / len(series)
+    x = np.arange(len(groups))
+    for k, (label, values, color, paper) in enumerate(series):
+        ax.bar(x + (k - (len(series) - 1) / 2) * width, values, width, label=label, color=color,
+               alpha=0.45 if paper else 1.0, hatch="//" if paper else None, edgecolor=color)
+    ax.set_xticks(x, groups)
+    ax.set_ylabel("average wait (s)")
+    ax.grid(axis="y", alpha=0.3)
+
+
+def _columns(equal: xr.Dataset, unequal: xr.Dataset, prefix: str = "") -> dict[str, np.ndarray]:
+    """Table 3's columns (equal, all, high, low) from the ``priority_every`` 0 and 5 slices."""
+    return {"equal": measured(equal, f"{prefix}mean_wait").values,
+            "all": measured(unequal, f"{prefix}mean_wait").values,
+            "high": measured(unequal, f"{prefix}mean_wait_high").values,
+            "low": measured(unequal, f"{prefix}mean_wait_low").values}
+
+
+def _priority_slices(ds: xr.Dataset) -> tuple[xr.Dataset, xr.Dataset]:
+    """The equal-priority run (``priority_every`` 0) and the differential one (the largest)."""
+    every = ds["priority_every"].values
+    return ds.sel(priority_every=0), ds.sel(priority_every=every.max())
+
+
+@figure("tf99_table1")
+def table1(ds: xr.Dataset) -> dict[str, Figure]:
+    """Seed 001 Table 1: conservative vs slack backfilling (and EASY) by month and for the year."""
+    monthly, yearly = measured(ds, "monthly_mean_wait"), measured(ds, "mean_wait")
+    months = monthly["month"].values
+    policies = [str(p) for p in monthly["policy"].values]
+    fig = Figure(figsize=(13, 4.5))
+    ax_m, ax_y = fig.subplots(1, 2, gridspec_kw={"width_ratios": [4, 1]})
+    printed = [p for p in ("conservative", "slack") if p in policies]
+    _bars(ax_m, [str(m) for m in months],
+          [(f"{_LABELS[p]}, measured", monthly.sel(policy=p).values, _COLORS[p], False) for p in policies]
+          + [(f"{_LABELS[p]}, paper", _paper_months(PAPER["table1"][p], months), _COLORS[p], True)
+             for p in printed])
+    ax_m.tick_params(axis="x", labelrotation=45)
+    ax_m.set_title("by month (each month from an empty machine)")
+    ax_m.legend(fontsize=8, ncol=2)
+    _bars(ax_y, ["year"],
+          [("", np.array([yearly.sel(policy=p).item()]), _COLORS[p], False) for p in policies]
+          + [("", np.array([PAPER["table1"]["yearly"][p]]), _COLORS[p], True) for p in printed])
+    title = "yearly: total wait / total jobs"
+    if {"conservative", "slack"} <= set(policies):
+        gain = 1 - yearly.sel(policy="slack").item() / yearly.sel(policy="conservative").item()
+        paper = 1 - PAPER["table1"]["yearly"]["slack"] / PAPER["table1"]["yearly"]["conservative"]
+        title += f"\nslack vs conservative: -{gain:.1%} (paper -{paper:.1%})"
+    ax_y.set_title(title, fontsize=9)
+    fig.suptitle("Seed 001 Table 1: KTH SP2, 128 processors, slack SF = 3, AWT = 2401 s, AST, α = 1")
+    fig.tight_layout()
+    return {"tf99_table1": fig}
+
+
+@figure("tf99_table2")
+def table2(ds: xr.Dataset) -> dict[str, Figure]:
+    """Seed 001 Table 2: yearly average wait against the slack factor SF."""
+    wait = measured(ds, "mean_wait")
+    factors = wait["slack_factor"].values
+    paper = np.array([PAPER["table2"].get(float(f), np.nan) for f in factors])
+    fig = Figure(figsize=(7, 4))
+    ax = fig.subplots()
+    _bars(ax, [f"{f:g}" for f in factors],
+          [("measured", wait.values, _COLORS["slack"], False), ("paper", paper, _COLORS["slack"], True)])
+    ax.set_xlabel("slack factor SF")
+    ax.legend()
+    ax.set_title("Seed 001 Table 2: yearly average wait of slack backfilling vs SF\n"
+                 "(KTH SP2, 128 processors, AWT = 2401 s, AST, α = 1)", fontsize=10)
+    fig.tight_layout()
+    return {"tf99_table2": fig}
+
+
+@figure("tf99_table3")
+def table3(ds: xr.Dataset) -> dict[str, Figure]:
+    """Seed 001 Table 3: equal vs differential priorities (every fifth job UP = PP = 1), by month."""
+    equal, unequal = _priority_slices(ds)
+    monthly, yearly = _columns(equal, unequal, "monthly_"), _columns(equal, unequal)
+    months = ds["month"].values
+    fig = Figure(figsize=(13, 9))
+    ax_a, ax_b, ax_y = fig.subplots(3, 1, gridspec_kw={"height_ratios": [3, 3, 2]})
+    for ax, columns in ((ax_a, ("equal", "all")), (ax_b, ("high", "low"))):
+        series = [(f"{_LABELS[c]}, measured", monthly[c], _COLORS[c], False) for c in columns]
+        series += [(f"{_LABELS[c]}, paper", _paper_months(PAPER["table3"][c], months), _COLORS[c], True)
+                   for c in columns]
+        _bars(ax, [str(m) for m in months], series)
+        ax.legend(fontsize=8, ncol=2)
+    columns = ("equal", "all", "high", "low")
+    _bars(ax_y, [_LABELS[c] for c in columns],
+          [("measured", np.array([float(yearly[c]) for c in columns]), "tab:orange", False),
+           ("paper", np.array([PAPER["table3"]["yearly"][c] for c in columns]), "tab:orange", True)])
+    ax_y.set_title("yearly: total wait / total jobs", fontsize=9)
+    ax_y.legend(fontsize=8)
+    fig.suptitle("Seed 001 Table 3: equal priorities vs every fifth job at UP = PP = 1 "
+                 "(slack SF = 3, AST, α = 1; KTH SP2, 128 processors)")
+    fig.tight_layout()
+    return {"tf99_table3": fig}
+
+
+@figure("tf99_table4")
+def table4(ds: xr.Dataset) -> dict[str, Figure]:
+    """Seed 001 Table 4: overall yearly average wait against the priority gap UP + PP."""
+    gaps = ds["priority_gap"].values
+    paper = np.array([PAPER["table4"].get(float(g), np.nan) for g in gaps])
+    fig = Figure(figsize=(7, 4))
+    ax = fig.subplots()
+    _bars(ax, [f"{g:g}" for g in gaps],
+          [("all jobs, measured", measured(ds, "mean_wait").values, _COLORS["all"], False),
+           ("all jobs, paper", paper, _COLORS["all"], True),
+           ("Hi-Pri, measured", measured(ds, "mean_wait_high").values, _COLORS["high"], False),
+           ("Lo-Pri, measured", measured(ds, "mean_wait_low").values, _COLORS["low"], False)])
+    ax.set_xlabel("priority gap UP + PP of every fifth job")
+    ax.legend(fontsize=8, loc="lower center", ncol=2)
+    ax.set_title("Seed 001 Table 4: overall yearly average wait vs the priority gap\n"
+                 "(slack SF = 3, AST, α = 1; the paper prints the all-jobs row only)", fontsize=10)
+    fig.tight_layout()
+    return {"tf99_table4": fig}
+
+
+@figure("tf99_table5")
+def table5(ds: xr.Dataset) -> dict[str, Figure]:
+    """Seed 001 Table 5: the five complexity-reduction heuristics (§2.4), four rows."""
+    heuristics = [str(h) for h in ds["heuristic"].values]
+    rows = _columns(*_priority_slices(ds))
+    fig = Figure(figsize=(11, 7))
+    for ax, (row, values) in zip(fig.subplots(2, 2, sharey=True).flat, rows.items(), strict=True):
+        paper = np.array([PAPER["table5"][h][row] for h in heuristics])
+        _bars(ax, [h.upper() for h in heuristics],
+              [("measured", values, _COLORS[row], False), ("paper", paper, _COLORS[row], True)])
+        ax.set_title(_LABELS[row], fontsize=10)
+        ax.legend(fontsize=8, loc="lower right")
+    fig.suptitle("Seed 001 Table 5: yearly average wait of the heuristics AST, AAT, DC, DU, DP "
+                 "(SF = 3, α = 1; KTH SP2, 128 processors)")
+    fig.tight_layout()
+    return {"tf99_table5": fig}
+
+
+@figure("tf99_sensitivity")
+def sensitivity_indices(ds: xr.Dataset) -> dict[str, Figure]:
+    """Sobol indices of the yearly mean wait to SF, AWT and the α weights (§2.2-2.3).
+
+    The paper has no such study; it varied SF (Table 2) and reports α = 0.2 runs in words (§3.3).
+    """
+    dims = [d for d in PARAMETERS if d in ds.dims and ds.sizes[d] > 1]
+    result = sensitivity(ds, dims)
+    indices = measured(result, "S1"), measured(result, "ST")
+    fig = Figure(figsize=(7, 4))
+    ax = fig.subplots()
+    x = np.arange(len(dims))
+    for k, (name, values) in enumerate(zip(("first order S1", "total ST"), indices, strict=True)):
+        ax.bar(x + (k - 0.5) * 0.4, values, 0.4, label=name, color=("tab:blue", "tab:cyan")[k])
+    ax.set_xticks(x, dims)
+    ax.set_ylabel("Sobol index of mean wait")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend()
+    levels = " × ".join(str(ds.sizes[d]) for d in dims)
+    ax.set_title(f"Sensitivity of slack backfilling's yearly mean wait ({levels} grid)\n"
+                 "KTH SP2, 128 processors, every fifth job UP = PP = 1", fontsize=10)
+    fig.tight_layout()
+    return {"tf99_sensitivity": fig}
