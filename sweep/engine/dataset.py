@@ -91,6 +91,19 @@ def _job_arrays(grid: Grid, records: Sequence[Record], replications: int,
     return arrays
 
 
+def _job_labels(records: Sequence[Record], job_arrays: dict) -> np.ndarray:
+    """The ``job`` coordinate: the trace's job numbers when every record has the same ones
+    (a per-job ``job_number`` column, e.g. SWF field 1), else 0, 1, 2, ..."""
+    numbers = [r.jobs.get("job_number") for r in records if r.jobs]
+    length = next(iter(job_arrays.values()))[1].shape[-1]
+    first = numbers[0]
+    if first is not None and len(first) == length and all(
+            n is not None and np.array_equal(n, first) for n in numbers):
+        del job_arrays["job_number"]
+        return np.asarray(first).astype(np.int64)
+    return np.arange(length)
+
+
 def _merge_attrs(records: Sequence[Record]) -> dict[str, Any]:
     """Record attributes that agree across records, as-is; conflicting ones are joined."""
     values: dict[str, set] = {}
@@ -116,7 +129,7 @@ def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Fami
                            {"units": variable.units, "long_name": variable.long_name})
     job_arrays = _job_arrays(grid, records, replications, dims)
     if job_arrays:
-        coords["job"] = np.arange(next(iter(job_arrays.values()))[1].shape[-1])
+        coords["job"] = _job_labels(records, job_arrays)
     data_vars.update(job_arrays)
     dataset = xr.Dataset(data_vars, coords=coords)
     for axis in grid.axes:

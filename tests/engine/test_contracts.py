@@ -141,3 +141,15 @@ def test_actor_killed_mid_sweep_is_restarted_and_its_task_retried(tmp_path):
     _, stderr = process.communicate(timeout=300)
     assert process.returncode == 0, stderr
     assert output.read_bytes() == reference.read_bytes()
+
+
+def test_job_dimension_is_labeled_by_the_trace_job_number(tmp_path):
+    """Rigid runs record per-job arrays on a `job` dimension labeled by SWF field 1 (issue 4)."""
+    dataset = sweep.run(["grid.policy=[easy,conservative]", "workload=kth", "system=sp2_128",
+                         "record_jobs=true", "engine.backend=serial", "progress=false",
+                         f"output={tmp_path / 'kth.nc'}"])
+    assert dataset["job"].dtype.kind == "i" and "job_number" not in dataset
+    assert dataset["job"].values[0] == 15  # the cleaned KTH log starts at job 15 (jobs <= 14 filtered)
+    assert 27313 not in dataset["job"].values  # dropped: no positive processor count (MODEL_NOTES §2)
+    starts = dataset["start"].sel(policy="easy", job=15).squeeze()
+    assert starts >= dataset["submit"].sel(policy="easy", job=15).squeeze()
