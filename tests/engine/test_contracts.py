@@ -151,5 +151,4 @@ def test_job_dimension_is_labeled_by_the_trace_job_number(tmp_path):
     assert dataset["job"].dtype.kind == "i" and "job_number" not in dataset
     assert dataset["job"].values[0] == 15  # the cleaned KTH log starts at job 15 (jobs <= 14 filtered)
     assert 27313 not in dataset["job"].values  # dropped: no positive processor count (MODEL_NOTES §2)
-    starts = dataset["start"].sel(policy="easy", job=15).squeeze()
-    assert starts >= dataset["submit"].sel(policy="easy", job=15).squeeze()
+    assert (dataset["start"] >= dataset["submit"]).all()
