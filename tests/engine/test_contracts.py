@@ -152,3 +152,21 @@ def test_job_dimension_is_labeled_by_the_trace_job_number(tmp_path):
     assert dataset["job"].values[0] == 15  # the cleaned KTH log starts at job 15 (jobs <= 14 filtered)
     assert 27313 not in dataset["job"].values  # dropped: no positive processor count (MODEL_NOTES §2)
     assert (dataset["start"] >= dataset["submit"]).all()
+
+
+def test_analytic_model_gives_a_dataset_of_the_same_shape(tmp_path):
+    """model=analytic runs the closed forms over the same grid (issue 2 §3)."""
+    grid = ["grid.policy=[random,lwl,sita_e,round_robin]", "grid.load=[0.5,0.8]", "workload=c90",
+            "replications=2", "stop.jobs=20000", "stop.warmup=2000", "progress=false",
+            "engine.backend=serial"]
+    simulated = sweep.run([*grid, f"output={tmp_path / 'sim.nc'}"])
+    analytic = sweep.run([*grid, "model=analytic", f"output={tmp_path / 'model.nc'}"])
+    assert analytic.sizes == simulated.sizes
+    assert set(analytic.data_vars) >= set(simulated.data_vars) - {"mean_response_hw90", "mean_slowdown_hw90"}
+    slowdown = analytic["mean_slowdown"].isel(replication=0).squeeze()
+    # MODEL_NOTES §3 check values (E[W]·E[1/X], so mean slowdown is one more), 2 hosts, C90:
+    expected = {("random", 0.5): 2091, ("lwl", 0.5): 697, ("sita_e", 0.5): 202,
+                ("random", 0.8): 8364, ("lwl", 0.8): 3717, ("sita_e", 0.8): 808}
+    for (policy, load), value in expected.items():
+        assert float(slowdown.sel(policy=policy, load=load)) - 1 == pytest.approx(value, rel=0.002)
+    assert np.isnan(slowdown.sel(policy="round_robin")).all()  # no closed form for E_h/G/1

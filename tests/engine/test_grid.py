@@ -17,7 +17,8 @@ def test_core_axes_are_always_present_and_come_first():
 
 
 def test_colliding_last_components_keep_the_whole_key():
-    assert _dim_names(["policy", "system.hosts", "a.mean", "b.mean"]) == ["policy", "hosts", "a_mean", "b_mean"]
+    names = _dim_names(["policy", "system.hosts", "a.mean", "b.mean"])
+    assert names == ["policy", "hosts", "a_mean", "b_mean"]
 
 
 def test_float_labels_are_rounded():
@@ -48,7 +49,8 @@ def test_stream_key_ignores_the_policy_but_not_workload_or_load():
     keys = {p.position: p.stream for p in grid.points}
     assert keys[(0, 0, 0)] == keys[(1, 0, 0)]
     assert keys[(0, 0, 0)] != keys[(0, 0, 1)]
-    assert stream_key({"name": "hyperexp2", "scv": 4.0}, 0.5) != stream_key({"name": "hyperexp2", "scv": 8.0}, 0.5)
+    low, high = ({"name": "hyperexp2", "scv": scv} for scv in (4.0, 8.0))
+    assert stream_key(low, 0.5) != stream_key(high, 0.5)
 
 
 def test_replication_streams_are_independent_and_reproducible():
