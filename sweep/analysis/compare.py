@@ -57,7 +57,8 @@ def confidence_interval(da: xr.DataArray, dim: str = "replication", level: float
     n = da.notnull().sum(dim)
     mean = da.mean(dim)
     sd = da.std(dim, ddof=1) if da.sizes[dim] > 1 else xr.full_like(mean, np.nan)
-    t = xr.apply_ufunc(np.vectorize(lambda k: _t_quantile(level, int(k))), n)
+    _t_quantile(level, 2)  # checks the level
+    t = xr.apply_ufunc(stats.t.ppf, 0.5 + level / 2.0, (n - 1).clip(min=1))
     half = xr.where(n >= 2, t * sd / np.sqrt(n.clip(min=1)), np.nan)
     mean.attrs = dict(da.attrs)
     return with_interval(mean, half, level)
@@ -113,7 +114,9 @@ def job_quantity(ds: xr.Dataset, quantity: str = "slowdown") -> xr.DataArray:
     """
     if quantity not in JOB_QUANTITIES:
         raise ValueError(f"quantity must be one of {', '.join(JOB_QUANTITIES)}, got {quantity!r}")
-    missing = [v for v in ("arrival", "size", "start", "end") if v not in ds]
+    needed = {"slowdown": ("arrival", "end", "size"), "response": ("arrival", "end"),
+              "wait": ("arrival", "start")}[quantity]
+    missing = [v for v in needed if v not in ds]
     if missing:
         raise ValueError(f"per-job arrays {missing} missing: run with record_jobs=true")
     if quantity == "wait":
