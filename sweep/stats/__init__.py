@@ -7,6 +7,7 @@ from sweep.stats.batch_means import (
     means_from_sums,
     trend_pvalue,
 )
+from sweep.stats.sequential import mann_kendall_pvalue, t_halfwidth
 
-__all__ = ["batch_means", "ci_halfwidth", "lag1_autocorrelation", "means_from_sums",
-           "trend_pvalue"]
+__all__ = ["batch_means", "ci_halfwidth", "lag1_autocorrelation", "mann_kendall_pvalue",
+           "means_from_sums", "t_halfwidth", "trend_pvalue"]

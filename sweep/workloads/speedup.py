@@ -40,6 +40,7 @@ __all__ = [
     "Eq8",
     "Linear",
     "Speedup",
+    "average_parallelism",
     "beta_prime_at_max",
     "execution_time",
     "maximum_point",
@@ -175,3 +176,18 @@ class Eq8(Speedup):
         work = np.asarray(work, dtype=np.float64)
         scale = work / (np.asarray(self.delta, dtype=np.float64) + 1.0)
         return _coefficients(np.multiply(self.delta, scale), scale, 0.0)
+
+
+def average_parallelism(a: ArrayLike, b: ArrayLike, c: ArrayLike, cap: ArrayLike) -> np.ndarray:
+    """``avg``: ``W / T_min`` rounded to an integer in ``[1, cap]`` (EQS-AVG; **reconstructed**).
+
+    ``T_min`` is the least ``T(x)`` over real ``x`` in ``[1, cap]``, reached at
+    ``min(max(M, 1), cap)`` with ``M = sqrt(a/c)`` (eqs. 3, 6); ``W = a + b + c``
+    (``T(1)``). Seed 000 §4.2 uses EQS-AVG of its ref. [4] without defining
+    ``avg`` for these speedup models; the average parallelism of a program is
+    its speedup on unboundedly many processors, here bounded by ``N_j``.
+    """
+    a, b, c, cap = (np.asarray(x, dtype=np.float64) for x in np.broadcast_arrays(a, b, c, cap))
+    x = np.clip(maximum_point(a, c), 1.0, cap)
+    avg = (a + b + c) / execution_time(x, a, b, c)
+    return np.clip(np.rint(avg), 1.0, cap).astype(np.int64)

@@ -21,7 +21,7 @@ def point(policy="eqs", load=0.6, stop=SHORT, **options):
 def test_registered_with_every_policy():
     family = family_of("eqs")
     assert family.name == "malleable"
-    assert set(family.policies) == {"eqs", "eqs_pws", "fb_pws", "fb_asp"}
+    assert set(family.policies) == {"eqs", "eqs_avg", "eqs_pws", "fb_pws", "fb_asp"}
 
 
 @pytest.mark.parametrize("policy", ["eqs", "eqs_pws", "fb_pws", "fb_asp"])
@@ -54,7 +54,10 @@ def test_past_saturation_stops_early_and_says_so():
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"policy": "eqs", "quantum": 5.0}, "policy 'eqs' has no option 'quantum'; allowed: fractional"),
+    ({"policy": "eqs", "quantum": 5.0},
+     "policy 'eqs' has no option 'quantum'; allowed: fractional, repartition_overhead, repartition_period"),
+    ({"policy": "eqs", "repartition_period": -1},
+     "policy.repartition_period must be a number of seconds >= 0"),
     ({"policy": "fb_pws", "quantum": 0.0}, "policy.quantum must be a number of seconds > 0, got 0.0"),
     ({"policy": "eqs", "fractional": "yes"}, "policy.fractional must be true or false"),
     ({"load": -0.1}, "load must be > 0"),

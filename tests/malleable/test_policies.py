@@ -22,9 +22,12 @@ FIG6B = {"name": "fig6b", "kind": "malleable", "parallelism": "dist1", "demand_m
 
 
 def run(name, options, jobs, processors, target=None):
+    """``(depart, acquired, ist, fst)`` after ``target`` departures (all by default)."""
     policy = POLICIES[name]
     target = len(jobs) if target is None else target
-    return policy.run(jobs, processors, policy.make_params(options), 0, target, len(jobs) + 1)
+    stop = _core.Stop(warmup=0, target=target, cap=len(jobs) + 1, blen=target)
+    st = policy.run(jobs, processors, policy.make_params(options), stop)
+    return st[4], st[1], st[6], st[7]
 
 
 @pytest.mark.parametrize(("scv", "load"), [(1.0, 0.5), (1.0, 0.8), (4.0, 0.5), (4.0, 0.8)])

@@ -1,6 +1,7 @@
 """The ``malleable`` family: P processors, jobs whose allocations change at run time.
 
-Seed 000 (Chiang & Vernon 1996) and MODEL_NOTES §1: EQS, EQS-PWS, FB-PWS and
+Seed 000 (Chiang & Vernon 1996) and MODEL_NOTES §1: EQS, EQS-PWS, EQS-AVG (each with
+optional periodic repartitioning and repartitioning overhead, §4.3), FB-PWS and
 FB-ASP on synthetic job streams (:mod:`~sweep.families.malleable.workload`,
 speedup models in :mod:`sweep.workloads.speedup`); shared kernels: ``_core``;
 one file per policy; the grid-point wrapper:
@@ -10,6 +11,7 @@ one file per policy; the grid-point wrapper:
 from sweep.families import Family, register
 from sweep.families.malleable import (  # noqa: F401  (each registers itself)
     eqs,
+    eqs_avg,
     eqs_pws,
     fb_asp,
     fb_pws,

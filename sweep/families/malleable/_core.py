@@ -1,151 +1,281 @@
-"""Shared numba kernels of the malleable family (seed 000 §2; STYLE pattern 2).
+"""Shared numba kernels of the malleable family (seed 000 §2, §4.3; STYLE pattern 2).
 
 The system holds ``P`` processors; a job ``j`` on ``x`` processors (``x`` real
 or integer) finishes its work at the rate ``1/T_j(x)``, ``T_j(x) = a_j/x + b_j + c_j x``
 (:mod:`sweep.workloads.speedup`), so between two events every job's remaining
 fraction ``rem_j`` falls linearly and its acquired processing time (processor-
 seconds allocated, §2.1) grows by ``x·dt``. An event is an arrival, a departure
-or the end of a time slice (FB policies); after each one the policy's driver
-(one njit loop per policy file) recomputes the allocations and calls
-:func:`set_rates`.
+or the end of a time slice / repartitioning period; after each one the policy's
+driver recomputes the allocations and calls :func:`set_rates`.
+
+Repartitioning overhead (§4.3): when a job's positive allocation differs from
+its previous positive one, the whole job stalls for ``overhead`` seconds (it
+holds its processors and makes no progress); a change during a stall restarts
+the stall. A job's first allocation, and being swapped out and back in to the
+same size (FB slices), are not changes. Stall ends are handled inside
+:func:`next_event` (they change no allocation).
 
 State, made by :func:`new_state`, passed around as a tuple ``st``:
-``rem, acq, alloc, rate, depart`` per job (in arrival order), ``act`` (the jobs
-in the system, in arrival order, which breaks ties), ``ist`` and ``fst``
-(integer and real scalars, indexed by the ``I_*`` and ``F_*`` constants).
+``rem, acq, alloc, rate, depart`` (0–4, per job, in arrival order), ``act`` (5, the
+jobs in the system in arrival order), ``ist``, ``fst`` (6, 7: integer and real
+scalars indexed by the ``I_*``/``F_*`` constants), ``stall, last, nrep`` (8–10:
+stall end, last positive allocation, allocation changes per job), ``byacq`` (11:
+the jobs ordered by acquired service, kept between events), ``bat`` (12, batch
+sums) and ``tq`` (13, Student-t quantiles).
 
-The run stops after ``target`` departures, or as soon as ``cap`` jobs are in
-the system (``ist[I_SAT] = 1``). Statistics over the measurement window (from
-the ``warmup``-th departure on): processor-seconds allocated (``F_BUSY``) and
-the area under the number in system (``F_AREA``). Safety checks: the largest
-total allocation seen (``F_MAX_TOTAL``) and the largest excess of an
-allocation over the job's cap ``min(N_j, P)`` (``F_MAX_OVER``).
+Statistics (DESIGN §6): after ``warmup`` departures, departures are cut into
+batches of ``blen``; batch 0 is discarded, batches 1..k measured: per batch the
+sum of response times, the area under the number in system, the processor-
+seconds allocated and the duration. After each batch with ``k ≥ B`` measured,
+the 90% CI half-width of the response batch means is checked against
+``rel·mean`` (met: stop). At ``2B + 2`` batches a growing number in system
+(:func:`growing`: Mann–Kendall) marks the point saturated (``ist[I_SAT] = 2``)
+and stops it; otherwise adjacent pairs merge (``blen`` doubles), so the trend
+is tested once per doubling of the run, on ever longer batches. The run also stops after ``target``
+departures, or when ``cap`` jobs are in the system (``ist[I_SAT] = 1``).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
+from scipy import stats
+
+from sweep.stats.sequential import mann_kendall_pvalue, t_halfwidth
 
 # ist
-I_J, I_NEXT, I_DEP, I_EVENTS, I_SAT, I_TARGET, I_WARM, I_CAP = range(8)
+(I_J, I_NEXT, I_DEP, I_EVENTS, I_SAT, I_TARGET, I_WARM, I_CAP, I_NB, I_BLEN, I_BCNT, I_B,
+ I_MET, I_SEEN, I_NORD) = range(15)
 # fst
-F_T, F_SLICE, F_BUSY, F_START, F_TOTAL, F_MAX_TOTAL, F_MAX_OVER, F_AREA = range(8)
+(F_T, F_SLICE, F_BUSY, F_START, F_TOTAL, F_MAX_TOTAL, F_MAX_OVER, F_AREA, F_OVERHEAD, F_REL,
+ F_SAT_P) = range(11)
+# bat columns
+B_RESP, B_AREA, B_BUSY, B_TIME = range(4)
 # next_event's answers besides an arriving job's index
 DONE, DEPARTURE, SLICE = -3, -2, -1
 
 
 @njit(cache=True)
-def new_state(n, warmup, target, cap):
+def new_state(n, warmup, target, cap, blen, batches, rel, sat_p, tq, overhead):
     """Empty system at time 0 for ``n`` pre-drawn jobs (module docstring)."""
-    ist = np.zeros(8, np.int64)
+    ist = np.zeros(15, np.int64)
     ist[I_TARGET], ist[I_WARM], ist[I_CAP] = target, warmup, cap
-    fst = np.zeros(8)
-    fst[F_SLICE] = np.inf
+    ist[I_BLEN], ist[I_B] = blen, batches
+    fst = np.zeros(11)
+    fst[F_SLICE], fst[F_OVERHEAD], fst[F_REL], fst[F_SAT_P] = np.inf, overhead, rel, sat_p
     return (np.ones(n), np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.nan),
-            np.empty(cap + 1, np.int64), ist, fst)
+            np.empty(cap + 1, np.int64), ist, fst, np.zeros(n), np.zeros(n),
+            np.zeros(n, np.int64), np.empty(cap + 1, np.int64), np.zeros((2 * batches + 2, 4)), tq)
 
 
 @njit(cache=True)
-def next_event(arrival, rem, acq, alloc, rate, depart, act, ist, fst):
+def growing(number, sat_p, jobs):
+    """Whether batch means of the number in system grow without bound.
+
+    Mann–Kendall ``p < sat_p`` over the batches, and the last quarter's mean
+    exceeds the first quarter's by at least 0.5% of the ``jobs`` departed over
+    the batches (a system past saturation keeps a fixed fraction of its
+    arrivals; a heavy-tailed transient, one huge job holding many processors
+    for a while, raises the number in system by a few jobs, not by that).
+    """
+    k = number.size
+    q = max(k // 4, 1)
+    return (k >= 8 and mann_kendall_pvalue(number) < sat_p
+            and number[k - q:].mean() - number[:q].mean() >= 0.005 * jobs)
+
+
+@njit(cache=True)
+def _close_batch(ist, fst, bat, tq):
+    """A batch is complete: check the CI target (``I_MET``); at ``2B + 2`` batches test for growth
+    (``I_SAT = 2``), then merge adjacent pairs (the batch length doubles)."""
+    ist[I_NB] += 1
+    ist[I_BCNT] = 0
+    k, blen = ist[I_NB] - 1, ist[I_BLEN]
+    if k >= ist[I_B]:
+        means = bat[1:k + 1, B_RESP] / blen
+        if fst[F_REL] > 0.0 and t_halfwidth(means, tq[k]) <= fst[F_REL] * means.mean():
+            ist[I_MET] = 1
+            return
+    if ist[I_NB] == bat.shape[0]:
+        if growing(bat[1:k + 1, B_AREA] / bat[1:k + 1, B_TIME], fst[F_SAT_P], k * blen):
+            ist[I_SAT] = 2
+        half = bat.shape[0] // 2
+        for i in range(half):
+            bat[i] = bat[2 * i] + bat[2 * i + 1]
+        bat[half:] = 0.0
+        ist[I_NB] = half
+        ist[I_BLEN] *= 2
+
+
+@njit(cache=True, inline="always")
+def next_event(arrival, st):
     """Advance to the next event and apply it; ``DONE``, ``DEPARTURE``, ``SLICE`` or the arrival.
 
-    Ties: a departure before an arrival before a slice end.
+    Ties: a stall end before a departure before an arrival before a slice end.
     """
-    if ist[I_DEP] >= ist[I_TARGET] or ist[I_SAT] != 0:
-        return DONE
-    J, t = ist[I_J], fst[F_T]
-    best, kb = np.inf, -1
-    for k in range(J):
-        j = act[k]
-        if rate[j] > 0.0:
-            d = max(rem[j], 0.0) / rate[j]
-            if d < best:
-                best, kb = d, k
-    nxt = ist[I_NEXT]
-    t_arr = arrival[nxt] if nxt < arrival.size else np.inf
-    t_dep = t + best
-    t_new = min(t_dep, t_arr, fst[F_SLICE])
-    if t_new == np.inf:
-        return DONE
-    dt = t_new - t
-    if dt > 0.0:
+    rem, acq, alloc, rate, depart, act, ist, fst, stall = st[0], st[1], st[2], st[3], st[4], st[5], st[6], \
+        st[7], st[8]
+    bat, tq = st[12], st[13]
+    while True:
+        if ist[I_DEP] >= ist[I_TARGET] or ist[I_SAT] != 0 or ist[I_MET] != 0:
+            return DONE
+        J, t = ist[I_J], fst[F_T]
+        best, kb, stalled = np.inf, -1, False
         for k in range(J):
             j = act[k]
-            rem[j] -= rate[j] * dt
-            acq[j] += alloc[j] * dt
-        if ist[I_DEP] >= ist[I_WARM]:
-            fst[F_BUSY] += fst[F_TOTAL] * dt
-            fst[F_AREA] += J * dt
-    fst[F_T] = t_new
-    ist[I_EVENTS] += 1
-    if kb >= 0 and t_dep <= t_arr and t_dep <= fst[F_SLICE]:
-        j = act[kb]
-        depart[j], rem[j], alloc[j], rate[j] = t_new, 0.0, 0.0, 0.0
-        for k in range(kb, J - 1):
-            act[k] = act[k + 1]
-        ist[I_J] = J - 1
-        ist[I_DEP] += 1
-        if ist[I_DEP] == ist[I_WARM]:
-            fst[F_START] = t_new
-        return DEPARTURE
-    if t_arr <= fst[F_SLICE]:
-        act[J] = nxt
-        ist[I_J] = J + 1
-        ist[I_NEXT] = nxt + 1
-        if ist[I_CAP] <= J + 1:
-            ist[I_SAT] = 1
-        return nxt
-    return SLICE
+            if stall[j] > t:
+                if stall[j] - t <= best:
+                    best, kb, stalled = stall[j] - t, k, True
+            elif rate[j] > 0.0:
+                d = max(rem[j], 0.0) / rate[j]
+                if d < best:
+                    best, kb, stalled = d, k, False
+        nxt = ist[I_NEXT]
+        t_arr = arrival[nxt] if nxt < arrival.size else np.inf
+        t_dep = t + best
+        t_new = min(t_dep, t_arr, fst[F_SLICE])
+        if t_new == np.inf:
+            return DONE
+        dt = t_new - t
+        if dt > 0.0:
+            for k in range(J):
+                j = act[k]
+                if stall[j] <= t:
+                    rem[j] -= rate[j] * dt
+                acq[j] += alloc[j] * dt
+            if ist[I_DEP] >= ist[I_WARM]:
+                cur = ist[I_NB]
+                bat[cur, B_AREA] += J * dt
+                bat[cur, B_BUSY] += fst[F_TOTAL] * dt
+                bat[cur, B_TIME] += dt
+        fst[F_T] = t_new
+        ist[I_EVENTS] += 1
+        if kb >= 0 and stalled and t_dep <= t_arr and t_dep <= fst[F_SLICE]:
+            stall[act[kb]] = 0.0
+            continue
+        if kb >= 0 and t_dep <= t_arr and t_dep <= fst[F_SLICE]:
+            j = act[kb]
+            depart[j], rem[j], alloc[j], rate[j] = t_new, 0.0, 0.0, 0.0
+            for k in range(kb, J - 1):
+                act[k] = act[k + 1]
+            ist[I_J] = J - 1
+            if ist[I_DEP] >= ist[I_WARM]:
+                bat[ist[I_NB], B_RESP] += t_new - arrival[j]
+                ist[I_BCNT] += 1
+                if ist[I_BCNT] == ist[I_BLEN]:
+                    _close_batch(ist, fst, bat, tq)
+            ist[I_DEP] += 1
+            return DEPARTURE
+        if t_arr <= fst[F_SLICE]:
+            act[J] = nxt
+            ist[I_J] = J + 1
+            ist[I_NEXT] = nxt + 1
+            if ist[I_CAP] <= J + 1:
+                ist[I_SAT] = 1
+            return nxt
+        return SLICE
 
 
-@njit(cache=True)
-def set_rates(a, b, c, ncap, alloc, rate, act, ist, fst):
-    """Rates ``x/(a + b x + c x²)`` from the allocations; record the safety maxima."""
-    total = 0.0
+class Stop(NamedTuple):
+    """The kernels' stopping rule (module docstring; built by ``simulate.stop_rule``)."""
+
+    warmup: int
+    target: int
+    cap: int
+    blen: int
+    batches: int = 20
+    rel: float = 0.0
+    sat_p: float = 1e-3
+
+
+def state(n: int, stop: Stop, overhead: float = 0.0) -> tuple:
+    """A fresh :func:`new_state` for ``n`` jobs; the t quantiles of the 90% CI for 1..2B+1 batches."""
+    k = np.arange(2 * stop.batches + 2)
+    tq = np.where(k >= 2, stats.t.ppf(0.95, np.maximum(k - 1, 1)), np.nan)
+    return new_state(n, stop.warmup, stop.target, stop.cap, stop.blen, stop.batches,
+                     float(stop.rel), float(stop.sat_p), tq, float(overhead))
+
+
+@njit(cache=True, inline="always")
+def set_rates(a, b, c, ncap, st):
+    """Rates ``x/(a + b x + c x²)`` from the allocations; charge repartitionings; safety maxima."""
+    alloc, rate, act, ist, fst, stall, last, nrep = st[2], st[3], st[5], st[6], st[7], st[8], st[9], st[10]
+    t, overhead, total = fst[F_T], fst[F_OVERHEAD], 0.0
     for k in range(ist[I_J]):
         j = act[k]
         x = alloc[j]
-        rate[j] = x / (a[j] + x * (b[j] + c[j] * x)) if x > 0.0 else 0.0
+        if x > 0.0:
+            rate[j] = x / (a[j] + x * (b[j] + c[j] * x))
+            if last[j] > 0.0 and x != last[j]:
+                nrep[j] += 1
+                if overhead > 0.0:
+                    stall[j] = t + overhead
+            last[j] = x
+        else:
+            rate[j] = 0.0
         total += x
         fst[F_MAX_OVER] = max(fst[F_MAX_OVER], x - ncap[j])
     fst[F_TOTAL] = total
     fst[F_MAX_TOTAL] = max(fst[F_MAX_TOTAL], total)
 
 
-@njit(cache=True)
-def _by_acquired(act, ks, m, acq):
-    """``ks[:m]`` (positions in ``act``) reordered by acquired service, ties by arrival."""
-    order = np.sort(ks[:m])
-    key = np.empty(m)
-    for i in range(m):
-        key[i] = acq[act[order[i]]]
-    return order[np.argsort(key, kind="mergesort")]
+@njit(cache=True, inline="always")
+def by_acquired(st):
+    """``byacq[:n]``: the jobs in the system by (acquired service, arrival); returns ``n``.
+
+    The order is kept between calls: departed jobs are dropped, arrivals since
+    the last call appended, then an insertion sort restores the order in
+    ``O(J + inversions)`` (acquired service changes little between events).
+    """
+    acq, depart, ist, byacq = st[1], st[4], st[6], st[11]
+    n = 0
+    for i in range(ist[I_NORD]):
+        j = byacq[i]
+        if np.isnan(depart[j]):
+            byacq[n] = j
+            n += 1
+    for j in range(ist[I_SEEN], ist[I_NEXT]):
+        if np.isnan(depart[j]):
+            byacq[n] = j
+            n += 1
+    ist[I_SEEN], ist[I_NORD] = ist[I_NEXT], n
+    for i in range(1, n):
+        j = byacq[i]
+        key = acq[j]
+        m = i - 1
+        while m >= 0 and (acq[byacq[m]] > key or (acq[byacq[m]] == key and byacq[m] > j)):
+            byacq[m + 1] = byacq[m]
+            m -= 1
+        byacq[m + 1] = j
+    return n
 
 
-@njit(cache=True)
-def equipartition(avail, caps, fractional, act, J, acq, give, ks):
-    """Share ``avail`` processors equally among ``act[:J]``, each at most ``caps[j]`` (§2.2).
+@njit(cache=True, inline="always")
+def equipartition(avail, caps, fractional, give, ks, flag, st):
+    """Share ``avail`` processors equally among the jobs in the system, each at most ``caps[j]`` (§2.2).
 
     Jobs whose cap is below the equal share get their cap and the share is
     recomputed for the rest (water-filling). With integer shares the rest get
     ``floor(R/m)`` and the ``R mod m`` of them with the least acquired service
-    one more. Writes ``give[j]``; returns the processors given. ``ks`` is scratch
-    of length ``J`` or more.
+    one more. Writes ``give[j]``; returns the processors given. ``ks`` (length
+    ``J`` or more) and ``flag`` (per job, zero) are scratch.
     """
+    act, J = st[5], st[6][I_J]
     left, m = avail, 0
     for k in range(J):
         j = act[k]
         give[j] = 0.0
         if caps[j] > 0.0:
-            ks[m] = k
+            ks[m] = j
             m += 1
     changed = True
     while changed and m > 0:
         changed = False
         i = 0
         while i < m:
-            j = act[ks[i]]
+            j = ks[i]
             if caps[j] * m <= left:
                 give[j] = caps[j]
                 left -= caps[j]
@@ -158,32 +288,122 @@ def equipartition(avail, caps, fractional, act, J, acq, give, ks):
         return avail - left
     if fractional:
         for i in range(m):
-            give[act[ks[i]]] = left / m
+            give[ks[i]] = left / m
         return avail
     base = np.floor(left / m)
     extra = int(left - base * m)
     for i in range(m):
-        give[act[ks[i]]] = base
+        give[ks[i]] = base
+        flag[ks[i]] = 1
     if extra > 0:
-        first = _by_acquired(act, ks, m, acq)
-        for i in range(extra):
-            give[act[first[i]]] += 1.0
+        byacq = st[11]
+        for i in range(by_acquired(st)):
+            j = byacq[i]
+            if flag[j]:
+                give[j] += 1.0
+                extra -= 1
+                if extra == 0:
+                    break
+    for i in range(m):
+        flag[ks[i]] = 0
     return avail
 
 
+@njit(cache=True, inline="always")
+def two_phase(processors, first, second, fractional, give, more, ks, flag, st):
+    """Equipartition with caps ``first``, then what is left with caps ``second`` on top (§4.2)."""
+    act, J = st[5], st[6][I_J]
+    used = equipartition(processors, first, fractional, give, ks, flag, st)
+    if used < processors:
+        equipartition(processors - used, second, fractional, more, ks, flag, st)
+        for k in range(J):
+            give[act[k]] += more[act[k]]
+
+
+@njit(cache=True, inline="always")
+def between_periods(processors, newcomer, target, st):
+    """Allocation changes between two full repartitionings (§4.3; MODEL_NOTES §1).
+
+    An arriving job (``newcomer ≥ 0``) gets its equipartition value
+    ``target[newcomer]``: first from idle processors, then from the jobs holding
+    more than their own equipartition value, those with the most acquired
+    service first (such jobs always hold enough). Then, after an arrival or a
+    departure, idle processors go to the jobs holding less than their
+    equipartition value, least acquired service first (a choice: the paper does
+    not say what happens to processors freed between two repartitionings).
+    """
+    alloc, act, byacq = st[2], st[5], st[11]
+    J = st[6][I_J]
+    free = processors
+    for k in range(J):
+        free -= alloc[act[k]]
+    n = by_acquired(st)
+    if newcomer >= 0:
+        need = target[newcomer]
+        take = min(free, need)
+        alloc[newcomer], free, need = take, free - take, need - take
+        for i in range(n - 1, -1, -1):
+            if need <= 0.0:
+                break
+            j = byacq[i]
+            if j != newcomer and alloc[j] > target[j]:
+                take = min(alloc[j] - target[j], need)
+                alloc[j] -= take
+                alloc[newcomer] += take
+                need -= take
+    for i in range(n):
+        if free <= 0.0:
+            break
+        j = byacq[i]
+        if alloc[j] < target[j]:
+            take = min(target[j] - alloc[j], free)
+            alloc[j] += take
+            free -= take
+
+
 @njit(cache=True)
-def fb_slice(processors, size, act, J, acq, alloc, ks):
-    """One FB time slice (§2.1): jobs by least acquired service, each on its configured size.
+def run_equipartition(arrival, a, b, c, ncap, first, second, processors, fractional, period, st):
+    """The EQS family's loop: two-phase equipartition (:func:`two_phase`) after every event.
+
+    EQS has ``second = 0``; EQS-PWS and EQS-AVG cap phase one below ``N_j``.
+    With ``period > 0`` the full repartitioning happens only at multiples of
+    ``period`` seconds, and :func:`between_periods` serves arrivals and
+    departures in between (§4.3, Figure 11). Returns ``st``.
+    """
+    alloc, ist, fst = st[2], st[6], st[7]
+    n = arrival.size
+    more, target, flag = np.zeros(n), np.zeros(n), np.zeros(n, np.int8)
+    ks = np.empty(ist[I_CAP] + 1, np.int64)
+    if period > 0.0:
+        fst[F_SLICE] = period
+    event = next_event(arrival, st)
+    while event != DONE:
+        if period <= 0.0 or event == SLICE:
+            two_phase(processors, first, second, fractional, alloc, more, ks, flag, st)
+            if event == SLICE:
+                fst[F_SLICE] += period
+        else:
+            two_phase(processors, first, second, fractional, target, more, ks, flag, st)
+            between_periods(processors, event, target, st)
+        set_rates(a, b, c, ncap, st)
+        event = next_event(arrival, st)
+    return st
+
+
+@njit(cache=True, inline="always")
+def fb_reschedule(processors, quantum, size, a, b, c, ncap, st):
+    """One FB time slice (§2.1) after any FB event: jobs by least acquired service, each on its size.
 
     Jobs that do not fit are skipped while later ones fit; the highest-priority
     skipped job then runs on the processors left, so only that one job may run
-    on fewer processors than its configuration.
+    on fewer processors than its configuration. The slice lasts ``quantum``
+    seconds, unless every job fits: then nothing changes until the next
+    arrival or departure, and no slice end is scheduled.
     """
-    for k in range(J):
-        ks[k] = k
+    alloc, fst, byacq = st[2], st[7], st[11]
     free, first = processors, -1
-    for k in _by_acquired(act, ks, J, acq):
-        j = act[k]
+    for i in range(by_acquired(st)):
+        j = byacq[i]
         if size[j] <= free:
             alloc[j] = size[j]
             free -= size[j]
@@ -193,35 +413,5 @@ def fb_slice(processors, size, act, J, acq, alloc, ks):
                 first = j
     if first >= 0 and free > 0:
         alloc[first] = free
-
-
-@njit(cache=True)
-def run_equipartition(arrival, a, b, c, ncap, first, second, processors, fractional,
-                      warmup, target, cap):
-    """The EQS family's loop: two-phase equipartition after every arrival and departure.
-
-    Phase one shares the processors with caps ``first``; processors left over
-    are shared with caps ``second`` on top (EQS-PWS, §4.2; EQS has ``second = 0``).
-    Returns ``(depart, acq, ist, fst)``.
-    """
-    st = new_state(arrival.size, warmup, target, cap)
-    rem, acq, alloc, rate, depart, act, ist, fst = st
-    more, ks = np.zeros(arrival.size), np.empty(cap + 1, np.int64)
-    while next_event(arrival, *st) != DONE:
-        J = ist[I_J]
-        used = equipartition(processors, first, fractional, act, J, acq, alloc, ks)
-        if used < processors:
-            equipartition(processors - used, second, fractional, act, J, acq, more, ks)
-            for k in range(J):
-                alloc[act[k]] += more[act[k]]
-        set_rates(a, b, c, ncap, alloc, rate, act, ist, fst)
-    return depart, acq, ist, fst
-
-
-@njit(cache=True)
-def fb_reschedule(processors, quantum, size, a, b, c, ncap, st, ks):
-    """After any FB event a new time slice of ``quantum`` seconds starts (none while empty)."""
-    rem, acq, alloc, rate, depart, act, ist, fst = st
-    fb_slice(processors, size, act, ist[I_J], acq, alloc, ks)
-    set_rates(a, b, c, ncap, alloc, rate, act, ist, fst)
-    fst[F_SLICE] = fst[F_T] + quantum if ist[I_J] > 0 else np.inf
+    set_rates(a, b, c, ncap, st)
+    fst[F_SLICE] = fst[F_T] + quantum if first >= 0 else np.inf

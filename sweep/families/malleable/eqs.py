@@ -1,4 +1,4 @@
-"""EQS, spatial equipartitioning (Tucker & Gupta; seed 000 §2.2).
+"""EQS, spatial equipartitioning (Tucker & Gupta; seed 000 §2.2, §4.3).
 
 At every arrival and departure the processors are shared equally among the
 jobs in the system, a job never getting more than its maximum parallelism
@@ -7,6 +7,12 @@ the rest). Integer shares are rounded up for the jobs with less acquired
 processing time and down for the others; ``fractional: true`` gives the real
 share instead (with linear speedup and ``N_j ≥ P`` this is M/G/1 processor
 sharing at rate ``P``).
+
+§4.3 options (:class:`~sweep.families.malleable._policy.Shares`):
+``repartition_overhead`` stalls a job per change of its allocation (5 s in
+Figures 10–11); ``repartition_period`` > 0 is the "practical implementation"
+of Figure 11 that repartitions fully once per period (500 s), see
+:func:`sweep.families.malleable._core.between_periods`.
 """
 
 from __future__ import annotations
@@ -23,12 +29,23 @@ def caps(jobs: MalleableJobs, processors: int) -> np.ndarray:
     return np.minimum(jobs.parallelism, processors).astype(np.float64)
 
 
-def run(jobs: MalleableJobs, processors: int, params: Shares, warmup: int, target: int,
-        cap: int) -> Outcome:
-    """Simulate EQS; see :mod:`sweep.families.malleable._core`."""
+def run_two_phase(jobs: MalleableJobs, processors: int, params: Shares, stop: _core.Stop,
+                  first: np.ndarray | None = None) -> Outcome:
+    """Equipartition with phase-one caps ``min(first, N_j)`` (default ``N_j``), the rest on top.
+
+    Shared by EQS, EQS-PWS and EQS-AVG (:func:`sweep.families.malleable._core.two_phase`).
+    """
     n = caps(jobs, processors)
-    return _core.run_equipartition(jobs.arrival, jobs.a, jobs.b, jobs.c, n, n, np.zeros_like(n),
-                                   float(processors), params.fractional, warmup, target, cap)
+    one = n if first is None else np.minimum(first, n).astype(np.float64)
+    st = _core.state(len(jobs), stop, params.repartition_overhead)
+    return _core.run_equipartition(jobs.arrival, jobs.a, jobs.b, jobs.c, n, one, n - one,
+                                   float(processors), params.fractional,
+                                   float(params.repartition_period), st)
+
+
+def run(jobs: MalleableJobs, processors: int, params: Shares, stop: _core.Stop) -> Outcome:
+    """Simulate EQS; see :mod:`sweep.families.malleable._core`."""
+    return run_two_phase(jobs, processors, params, stop)
 
 
 register_policy(Policy("eqs", run, Shares))

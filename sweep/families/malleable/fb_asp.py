@@ -2,7 +2,8 @@
 
 An arriving job is configured for ``min(N_j, P/J)`` processors, ``J`` the number
 of jobs in the system including it, rounded to the nearest integer, at least 1
-(a choice, as in FB-PWS). Slices: :func:`sweep.families.malleable._core.fb_slice`.
+(a choice, as in FB-PWS). Slices and overhead as in
+:mod:`~sweep.families.malleable.fb_pws`.
 """
 
 from __future__ import annotations
@@ -17,24 +18,23 @@ from sweep.families.malleable.workload import MalleableJobs
 
 
 @njit(cache=True)
-def _run(arrival, a, b, c, ncap, processors, quantum, warmup, target, cap):
-    st = _core.new_state(arrival.size, warmup, target, cap)
+def _run(arrival, a, b, c, ncap, processors, quantum, st):
     ist = st[6]
-    size, ks = np.zeros(arrival.size), np.empty(cap + 1, np.int64)
-    j = _core.next_event(arrival, *st)
+    size = np.zeros(arrival.size)
+    j = _core.next_event(arrival, st)
     while j != _core.DONE:
         if j >= 0:
             size[j] = min(ncap[j], max(1.0, np.floor(processors / ist[_core.I_J] + 0.5)))
-        _core.fb_reschedule(processors, quantum, size, a, b, c, ncap, st, ks)
-        j = _core.next_event(arrival, *st)
-    return st[4], st[1], ist, st[7]
+        _core.fb_reschedule(processors, quantum, size, a, b, c, ncap, st)
+        j = _core.next_event(arrival, st)
+    return st
 
 
-def run(jobs: MalleableJobs, processors: int, params: Quantum, warmup: int, target: int,
-        cap: int) -> Outcome:
+def run(jobs: MalleableJobs, processors: int, params: Quantum, stop: _core.Stop) -> Outcome:
     """Simulate FB-ASP; see :mod:`sweep.families.malleable._core`."""
+    st = _core.state(len(jobs), stop, params.repartition_overhead)
     return _run(jobs.arrival, jobs.a, jobs.b, jobs.c, caps(jobs, processors), float(processors),
-                float(params.quantum), warmup, target, cap)
+                float(params.quantum), st)
 
 
 register_policy(Policy("fb_asp", run, Quantum))

@@ -3,7 +3,9 @@
 An arriving job is configured for ``min(N_j, w/(S + w)·P)`` processors with
 ``w = min(pws_j, P)`` and ``S`` the sum of the configured sizes of the jobs
 already in the system; the size is rounded to the nearest integer, at least 1
-(rounding not printed: a choice). Slices: :func:`sweep.families.malleable._core.fb_slice`.
+(rounding not printed: a choice). Slices: :func:`sweep.families.malleable._core.fb_reschedule`.
+``repartition_overhead`` (§4.3) is charged when a job runs on fewer processors
+than its size (the one job that does not fit) or back on its size after that.
 """
 
 from __future__ import annotations
@@ -18,11 +20,10 @@ from sweep.families.malleable.workload import MalleableJobs
 
 
 @njit(cache=True)
-def _run(arrival, a, b, c, ncap, pws, processors, quantum, warmup, target, cap):
-    st = _core.new_state(arrival.size, warmup, target, cap)
+def _run(arrival, a, b, c, ncap, pws, processors, quantum, st):
     act, ist = st[5], st[6]
-    size, ks = np.zeros(arrival.size), np.empty(cap + 1, np.int64)
-    j = _core.next_event(arrival, *st)
+    size = np.zeros(arrival.size)
+    j = _core.next_event(arrival, st)
     while j != _core.DONE:
         if j >= 0:
             others = 0.0
@@ -30,17 +31,16 @@ def _run(arrival, a, b, c, ncap, pws, processors, quantum, warmup, target, cap):
                 others += size[act[k]]
             w = min(pws[j], processors)
             size[j] = min(ncap[j], max(1.0, np.floor(w / (others + w) * processors + 0.5)))
-        _core.fb_reschedule(processors, quantum, size, a, b, c, ncap, st, ks)
-        j = _core.next_event(arrival, *st)
-    return st[4], st[1], ist, st[7]
+        _core.fb_reschedule(processors, quantum, size, a, b, c, ncap, st)
+        j = _core.next_event(arrival, st)
+    return st
 
 
-def run(jobs: MalleableJobs, processors: int, params: Quantum, warmup: int, target: int,
-        cap: int) -> Outcome:
+def run(jobs: MalleableJobs, processors: int, params: Quantum, stop: _core.Stop) -> Outcome:
     """Simulate FB-PWS; see :mod:`sweep.families.malleable._core`."""
+    st = _core.state(len(jobs), stop, params.repartition_overhead)
     return _run(jobs.arrival, jobs.a, jobs.b, jobs.c, caps(jobs, processors),
-                jobs.pws.astype(np.float64), float(processors), float(params.quantum),
-                warmup, target, cap)
+                jobs.pws.astype(np.float64), float(processors), float(params.quantum), st)
 
 
 register_policy(Policy("fb_pws", run, Quantum))

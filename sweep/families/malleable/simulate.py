@@ -1,24 +1,33 @@
 """From a grid point to a malleable-family Result (seed 000 §4; MODEL_NOTES §1; DESIGN §6).
 
 ``point.workload`` is a ``kind: malleable`` workload
-(:mod:`~sweep.families.malleable.workload`), ``point.system["processors"]`` is
-``P`` (128 in every experiment of seed 000, ``conf/system/mpp128.yaml``),
-``point.load`` the offered load ``ρ = λW̄/P``, ``point.policy`` a registered
-policy with its options.
+(:mod:`~sweep.families.malleable.workload`), ``point.load`` its offered load
+(``ρ = λW̄/P``, or jobs per hour with ``workload.load_unit: jobs_per_hour``),
+``point.policy`` a registered policy with its options, ``point.system``:
 
-One replication pre-draws ``warmup + jobs + cap`` jobs, runs until
-``warmup + jobs`` departures, and measures the ``jobs`` departures after the
-first ``warmup`` (the discarded first batch). ``cap = min(stop.max_in_system,
-MAX_IN_SYSTEM)``: the kernels cost O(jobs in system) per event, so a point past
-saturation is stopped once ``cap`` jobs are present and marked ``saturated``
-(it can never run out of pre-drawn arrivals first).
+- ``processors``: ``P`` (128 in every experiment of seed 000, ``conf/system/mpp128.yaml``);
+- ``ci_target`` (default 0: off): stop once the 90% confidence interval of the
+  mean response time is within ``± ci_target`` of it (seed 000 §4 used ±5%);
+- ``max_jobs``: with ``ci_target``, the most departures measured before giving up.
 
-Measures over the measured departures: ``mean_response`` (departure − arrival);
-``ci_halfwidth``, the half-width of its 90% Student-t confidence interval from
-``BATCHES`` batch means of consecutive departures; ``mean_allocation``, the
-mean over jobs of acquired processor-seconds / response time; ``utilization``,
-processor-seconds allocated / (P × time) from the ``warmup``-th departure to the
-end.
+Statistics (batch means with the first batch discarded; the kernel side is in
+:mod:`sweep.families.malleable._core`): after ``stop.warmup`` departures,
+departures are cut into batches of ``ceil(stop.jobs / BATCHES)``; batch 0 is
+discarded; from ``BATCHES`` measured batches on, the run stops when the
+interval is narrow enough. At ``2·BATCHES + 2`` batches adjacent pairs merge;
+before each merge, and at the end of a run that missed its target, a number in
+system that grows across the batches (Mann–Kendall ``p < SAT_P``, last quarter
+above the first by 0.5% of the jobs: :func:`sweep.families.malleable._core.growing`) marks the
+point ``saturated`` and stops it. Without
+``ci_target`` the run is exactly ``BATCHES + 1`` batches after the warm-up
+(``stop.jobs`` measured). ``cap = min(stop.max_in_system, MAX_IN_SYSTEM)``
+jobs present at once also stop a point and mark it ``saturated`` (the kernels
+cost O(jobs in system) per event); so does the trend test.
+
+Measures over the measured batches: ``mean_response``; ``ci_halfwidth``;
+``batches``; ``utilization`` (processor-seconds allocated / (P × time));
+``mean_allocation`` (mean over the measured jobs of acquired processor-seconds /
+response time); ``repartitions_per_job`` (allocation changes, §4.3).
 """
 
 from __future__ import annotations
@@ -27,24 +36,26 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
-from sweep.families import Point, Result, Variable
+from sweep.families import Point, Result, StopRule, Variable
 from sweep.families.malleable import _core
 from sweep.families.malleable._policy import POLICIES
 from sweep.families.malleable.workload import MalleableJobs, make_jobs, validate_workload
+from sweep.stats import ci_halfwidth
 
 MAX_IN_SYSTEM = 10_000
 BATCHES = 20
-LEVEL = 0.90
+SAT_P = 1e-3
 
 VARIABLES: tuple[Variable, ...] = (
     Variable("mean_response", "s", "mean response time"),
     Variable("ci_halfwidth", "s", "half-width of the 90% confidence interval of mean_response"),
+    Variable("batches", "1", "batch means measured (the first batch discarded)", dtype="int64"),
     Variable("utilization", "1", "fraction of processors allocated"),
     Variable("mean_allocation", "processors", "mean over jobs of acquired processor time / response"),
+    Variable("repartitions_per_job", "1", "mean number of changes of a job's allocation"),
     Variable("jobs", "1", "jobs measured", dtype="int64"),
-    Variable("saturated", "1", "jobs in system reached the cap: stopped early", dtype="bool"),
+    Variable("saturated", "1", "jobs in system grew or reached the cap: stopped early", dtype="bool"),
 )
 
 
@@ -56,6 +67,22 @@ def _processors(point: Point) -> int:
     return int(processors)
 
 
+def stop_rule(system: dict[str, Any], stop: StopRule) -> _core.Stop:
+    """The kernels' stopping rule from ``system.ci_target``/``max_jobs`` and ``stop`` (module docstring)."""
+    rel = system.get("ci_target", 0.0) or 0.0
+    if isinstance(rel, bool) or not isinstance(rel, int | float) or not 0 <= rel < 1:
+        raise ValueError(f"system.ci_target must be a relative half-width in [0, 1), got {rel!r}")
+    blen = max(1, math.ceil(stop.jobs / BATCHES))
+    cap = min(stop.max_in_system, MAX_IN_SYSTEM)
+    if rel == 0:
+        return _core.Stop(stop.warmup, stop.warmup + blen * (BATCHES + 1), cap, blen, BATCHES)
+    budget = system.get("max_jobs")
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < blen * (BATCHES + 1):
+        raise ValueError(f"system.max_jobs must be an integer >= {blen * (BATCHES + 1)} "
+                         f"(stop.jobs plus one discarded batch) with system.ci_target, got {budget!r}")
+    return _core.Stop(stop.warmup, stop.warmup + budget, cap, blen, BATCHES, float(rel), SAT_P)
+
+
 def validate(point: Point) -> None:
     """Check policy, its options, workload, system, load and stop rule before any run."""
     name = point.policy["name"]
@@ -65,52 +92,57 @@ def validate(point: Point) -> None:
     validate_workload(point.workload)
     _processors(point)
     if not 0 < point.load < math.inf:
-        raise ValueError(f"load must be > 0 (offered load rho = lambda W/P), got {point.load!r}")
+        raise ValueError(f"load must be > 0 (offered load rho = lambda W/P, or jobs/hour), "
+                         f"got {point.load!r}")
     if point.stop.jobs < 2 * BATCHES or point.stop.warmup < 0 or point.stop.max_in_system < 1:
         raise ValueError(f"stop.jobs must be >= {2 * BATCHES}, stop.warmup >= 0 and "
                          f"stop.max_in_system >= 1; got {point.stop}")
+    stop_rule(dict(point.system), point.stop)
 
 
-def summarize(jobs: MalleableJobs, depart: np.ndarray, acq: np.ndarray, ist: np.ndarray,
-              fst: np.ndarray, processors: int, warmup: int) -> dict[str, Any]:
+def summarize(jobs: MalleableJobs, st: tuple, processors: int, warmup: int) -> dict[str, Any]:
     """The declared variables from the kernel's final state (module docstring)."""
-    order = np.argsort(depart, kind="stable")[warmup:ist[_core.I_DEP]]
-    response = depart[order] - jobs.arrival[order]
+    acq, depart, ist, nrep, bat = st[1], st[4], st[6], st[10], st[12]
+    k, blen = int(ist[_core.I_NB]) - 1, int(ist[_core.I_BLEN])
     saturated = bool(ist[_core.I_SAT])
-    if response.size == 0:
-        return {"mean_response": math.nan, "ci_halfwidth": math.nan, "utilization": math.nan,
-                "mean_allocation": math.nan, "jobs": 0, "saturated": saturated}
-    length = response.size // BATCHES
-    halfwidth = math.nan
-    if length > 0:
-        means = response[: length * BATCHES].reshape(BATCHES, length).mean(axis=1)
-        t = stats.t.ppf(0.5 + LEVEL / 2, BATCHES - 1)
-        halfwidth = t * np.std(means, ddof=1) / math.sqrt(BATCHES)
-    span = fst[_core.F_T] - fst[_core.F_START]
+    if k < 1:
+        return {"mean_response": math.nan, "ci_halfwidth": math.nan, "batches": 0,
+                "utilization": math.nan, "mean_allocation": math.nan,
+                "repartitions_per_job": math.nan, "jobs": 0, "saturated": saturated}
+    measured = bat[1:k + 1]
+    means = measured[:, _core.B_RESP] / blen
+    number = measured[:, _core.B_AREA] / measured[:, _core.B_TIME]
+    ended = not ist[_core.I_MET] and ist[_core.I_DEP] >= ist[_core.I_TARGET]
+    if ended and _core.growing(number, SAT_P, k * blen):
+        saturated = True
+    order = np.argsort(depart, kind="stable")[warmup + blen: warmup + blen * (k + 1)]
+    response = depart[order] - jobs.arrival[order]
     return {
-        "mean_response": float(response.mean()),
-        "ci_halfwidth": float(halfwidth),
-        "utilization": float(fst[_core.F_BUSY] / (processors * span)) if span > 0 else math.nan,
+        "mean_response": float(means.mean()),
+        "ci_halfwidth": ci_halfwidth(means),
+        "batches": k,
+        "utilization": float(measured[:, _core.B_BUSY].sum()
+                             / (processors * measured[:, _core.B_TIME].sum())),
         "mean_allocation": float((acq[order] / response).mean()),
-        "jobs": int(response.size),
+        "repartitions_per_job": float(nrep[order].mean()),
+        "jobs": k * blen,
         "saturated": saturated,
     }
 
 
 def simulate(point: Point, rng: np.random.Generator) -> Result:
     """One replication of ``point`` (module docstring)."""
-    processors, stop = _processors(point), point.stop
-    cap = min(stop.max_in_system, MAX_IN_SYSTEM)
-    target = stop.warmup + stop.jobs
-    jobs = make_jobs(point.workload, processors, point.load, target + cap, rng)
+    processors = _processors(point)
+    stop = stop_rule(dict(point.system), point.stop)
+    jobs = make_jobs(point.workload, processors, point.load, stop.target + stop.cap, rng)
     policy = POLICIES[point.policy["name"]]
-    depart, acq, ist, fst = policy.run(jobs, processors, policy.make_params(point.policy),
-                                       stop.warmup, target, cap)
+    st = policy.run(jobs, processors, policy.make_params(point.policy), stop)
     recorded = None
     if point.record_jobs:
+        depart, acq = st[4], st[1]
         done = ~np.isnan(depart)
         recorded = {"arrival": jobs.arrival[done], "end": depart[done], "work": jobs.work[done],
                     "parallelism": jobs.parallelism[done].astype(np.float64),
-                    "acquired": acq[done]}
-    return Result(summary=summarize(jobs, depart, acq, ist, fst, processors, stop.warmup),
-                  jobs=recorded, work=int(ist[_core.I_EVENTS]))
+                    "acquired": acq[done], "repartitions": st[10][done].astype(np.float64)}
+    return Result(summary=summarize(jobs, st, processors, point.stop.warmup),
+                  jobs=recorded, work=int(st[6][_core.I_EVENTS]))

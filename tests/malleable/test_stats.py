@@ -1,0 +1,94 @@
+"""Batch means with the first batch discarded, the ±5% stopping rule, the saturation stop (issue 5).
+
+DESIGN §6; seed 000 §4 ran every point to a 90% confidence interval of ±5%.
+"""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sweep.families import Point, StopRule
+from sweep.families.malleable import POLICIES, _core
+from sweep.families.malleable.simulate import BATCHES, simulate, stop_rule
+from sweep.families.malleable.workload import make_jobs
+from sweep.stats import ci_halfwidth, mann_kendall_pvalue, t_halfwidth, trend_pvalue
+
+MG1 = {"name": "mg1", "kind": "malleable", "parallelism": 128, "demand_mean": 1000.0,
+       "demand_scv": 1.0, "demand_growth": "none", "demand_normalise": True,
+       "speedup": {"model": "linear"}}
+SYSTEM = {"processors": 128, "ci_target": 0.05, "max_jobs": 400_000}
+
+
+def point(load, system=SYSTEM, stop=StopRule(jobs=2000, warmup=0)):
+    return Point(policy={"name": "eqs", "fractional": True}, workload=MG1, system=system,
+                 load=load, stop=stop)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_compiled_twins_equal_the_batch_means_functions(seed):
+    rng = np.random.default_rng(seed)
+    means = rng.normal(size=rng.integers(3, 45))
+    q = stats.t.ppf(0.95, means.size - 1)
+    assert t_halfwidth(means, q) == pytest.approx(ci_halfwidth(means), rel=1e-12)
+    assert mann_kendall_pvalue(means) == pytest.approx(trend_pvalue(means), rel=1e-12)
+    growing = np.arange(30.0) + rng.normal(size=30)
+    assert mann_kendall_pvalue(growing) == pytest.approx(trend_pvalue(growing), rel=1e-12)
+    assert mann_kendall_pvalue(growing) < 1e-6
+
+
+@pytest.mark.parametrize("load", [0.5, 0.8])
+def test_stops_at_the_target_halfwidth_and_estimates_mg1_ps(load):
+    # M/M/1-PS at rate P: E[R] = W/(P(1 − ρ)); the run stops as soon as the 90% CI is ±5%
+    s = simulate(point(load), np.random.default_rng(3)).summary
+    assert not s["saturated"]
+    assert s["ci_halfwidth"] <= 0.05 * s["mean_response"]
+    assert BATCHES <= s["batches"] <= 2 * BATCHES + 1
+    assert s["jobs"] < SYSTEM["max_jobs"]
+    expected = 1000.0 / (128 * (1 - load))
+    assert abs(s["mean_response"] - expected) < 2.5 * s["ci_halfwidth"]
+
+
+def test_a_tighter_target_runs_longer_and_narrows_the_interval():
+    loose = simulate(point(0.8), np.random.default_rng(4)).summary
+    tight = simulate(point(0.8, {**SYSTEM, "ci_target": 0.01, "max_jobs": 2_000_000}),
+                     np.random.default_rng(4)).summary
+    assert tight["jobs"] > 4 * loose["jobs"]
+    assert tight["ci_halfwidth"] <= 0.01 * tight["mean_response"]
+    assert tight["ci_halfwidth"] / tight["mean_response"] < loose["ci_halfwidth"] / loose["mean_response"]
+
+
+def test_without_a_target_the_run_is_stop_jobs_after_one_discarded_batch():
+    stop = StopRule(jobs=4000, warmup=100)
+    rule = stop_rule({"processors": 128}, stop)
+    assert (rule.blen, rule.target, rule.rel) == (200, 100 + 200 * 21, 0.0)
+    s = simulate(point(0.8, {"processors": 128}, stop), np.random.default_rng(5)).summary
+    assert (s["jobs"], s["batches"]) == (4000, BATCHES)
+
+
+def test_past_saturation_the_growing_number_in_system_stops_the_run_early():
+    # ρ = 1.2: the number in system grows linearly; Mann–Kendall sees it after 20 batches,
+    # long before the cap of 10,000 jobs in system or the budget
+    policy = POLICIES["eqs"]
+    rule = stop_rule(SYSTEM, StopRule(jobs=2000, warmup=0))
+    jobs = make_jobs(MG1, 128, 1.2, rule.target + rule.cap, np.random.default_rng(6))
+    st = policy.run(jobs, 128, policy.make_params({"fractional": True}), rule)
+    assert st[6][_core.I_SAT] == 2 and st[6][_core.I_J] < rule.cap
+    assert st[6][_core.I_DEP] < 10_000
+    s = simulate(point(1.2), np.random.default_rng(6)).summary
+    assert s["saturated"] and s["jobs"] < 10_000
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_stable_point_near_saturation_is_not_called_saturated(seed):
+    s = simulate(point(0.9), np.random.default_rng(seed)).summary
+    assert not s["saturated"]
+
+
+@pytest.mark.parametrize(("system", "message"), [
+    ({"processors": 128, "ci_target": 1.5}, "system.ci_target must be a relative half-width in"),
+    ({"processors": 128, "ci_target": 0.05}, "system.max_jobs must be an integer >= 2100"),
+    ({"processors": 128, "ci_target": 0.05, "max_jobs": 100}, "system.max_jobs must be an integer"),
+])
+def test_bad_stop_options_name_themselves(system, message):
+    with pytest.raises(ValueError, match="^" + message):
+        stop_rule(system, StopRule(jobs=2000, warmup=0))
