@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-import numpy as np
+from pathlib import Path
 
+import numpy as np
+import pytest
+import xarray as xr
+
+from sweep.analysis import tf99
+from sweep.analysis.figures import FIGURES
 from sweep.families import Point, StopRule, family_of
+from sweep.families.rigid.slack import HEURISTICS
 
 KTH = "data/traces/KTH-SP2-1996-2.1-cln.swf.gz"
 
@@ -31,3 +38,50 @@ def test_monthly_priority_classes_every_fifth_job():
     assert high.shape == low.shape == (12,) and not np.isnan(high).any()
     assert (np.minimum(high, low) <= mean + 1e-9).all() and (mean <= np.maximum(high, low) + 1e-9).all()
     assert (high != low).any()
+
+
+def test_paper_values_agree_across_tables():
+    """The transcription of seed 001's tables is self-consistent where the paper repeats a number."""
+    paper = tf99.PAPER
+    assert paper["table1"]["slack"] == paper["table3"]["equal"]  # Table 3's Equal Pri is Table 1's
+    assert paper["table1"]["yearly"]["slack"] == paper["table3"]["yearly"]["equal"]
+    assert paper["table4"][0.0] == paper["table3"]["yearly"]["equal"]  # gap 0: equal priorities
+    assert paper["table4"][2.0] == paper["table3"]["yearly"]["all"]  # gap 2: Table 3
+    for row in ("equal", "all", "high", "low"):  # Table 5's AST column is Table 3, to 0.1 s
+        assert paper["table5"]["ast"][row] == pytest.approx(paper["table3"]["yearly"][row], abs=0.05)
+    for series in (*paper["table1"].values(), *paper["table3"].values()):
+        assert isinstance(series, dict) or len(series) == len(tf99.MONTHS)
+
+
+def _dataset(**axes) -> xr.Dataset:
+    """A stand-in result on ``axes`` (+ month) with every variable the tf99 figures read."""
+    dims = {"policy": ["slack"], "workload": ["kth"], **axes, "replication": [0]}
+    shape = tuple(len(v) for v in dims.values())
+    values = 1000.0 + np.arange(np.prod(shape)).reshape(shape)
+    data = {v: (tuple(dims), values) for v in ("mean_wait", "mean_wait_high", "mean_wait_low")}
+    data.update({f"monthly_{v}": ((*dims, "month"), np.repeat(values[..., None], 12, axis=-1))
+                 for v in ("mean_wait", "mean_wait_high", "mean_wait_low")})
+    return xr.Dataset(data, coords={**dims, "month": list(tf99.MONTHS)})
+
+
+@pytest.mark.parametrize("experiment, axes, bars", [
+    ("tf99_table1", {"policy": ["easy", "conservative", "slack"]}, 5 * 13),
+    ("tf99_table2", {"slack_factor": [1, 3, 9]}, 2 * 3),
+    ("tf99_table3", {"priority_every": [0, 5]}, 4 * 12 * 2 + 2 * 4),
+    ("tf99_table4", {"priority_gap": [0.0, 1.0, 2.0]}, 4 * 3),
+    ("tf99_table5", {"heuristic": list(HEURISTICS), "priority_every": [0, 5]}, 4 * 2 * 5),
+    ("tf99_sensitivity", {"slack_factor": [1, 5], "alpha_u": [0.5, 1.0], "alpha_t": [0.5, 1.0]}, 2 * 3),
+])
+def test_every_preset_has_a_figure_with_measured_and_paper_bars(experiment, axes, bars):
+    """Each conf/experiment/tf99_* preset draws one figure; the bar count says both series are there."""
+    figures = FIGURES[experiment](_dataset(**axes))
+    assert list(figures) == [experiment]
+    drawn = sum(len(container) for ax in figures[experiment].axes for container in ax.containers)
+    assert drawn == bars
+
+
+def test_every_tf99_preset_is_drawn():
+    """Every conf/experiment/tf99_*.yaml has a registered figure."""
+    folder = Path(__file__).resolve().parents[2] / "conf" / "experiment"
+    presets = {p.stem for p in folder.glob("tf99_*.yaml")}
+    assert presets and presets <= set(FIGURES)
