@@ -17,9 +17,10 @@ MG1 = {"name": "mg1", "kind": "malleable", "parallelism": 128, "demand_mean": 10
        "demand_scv": 1.0, "demand_growth": "none", "demand_normalise": True,
        "speedup": {"model": "linear"}}
 SYSTEM = {"processors": 128, "ci_target": 0.05, "max_jobs": 400_000}
+SHORT = StopRule(jobs=2000, warmup=0)
 
 
-def point(load, system=SYSTEM, stop=StopRule(jobs=2000, warmup=0)):
+def point(load, system=SYSTEM, stop=SHORT):
     return Point(policy={"name": "eqs", "fractional": True}, workload=MG1, system=system,
                  load=load, stop=stop)
 

@@ -322,15 +322,19 @@ def two_phase(processors, first, second, fractional, give, more, ks, flag, st):
 
 @njit(cache=True, inline="always")
 def between_periods(processors, newcomer, target, st):
-    """Allocation changes between two full repartitionings (§4.3; MODEL_NOTES §1).
+    """Allocation changes between two full repartitionings (§4.3, Figure 11; MODEL_NOTES §1).
 
-    An arriving job (``newcomer ≥ 0``) gets its equipartition value
-    ``target[newcomer]``: first from idle processors, then from the jobs holding
-    more than their own equipartition value, those with the most acquired
-    service first (such jobs always hold enough). Then, after an arrival or a
+    ``target`` holds the equipartition values the full repartitioning would give
+    now. An arriving job (``newcomer ≥ 0``) gets its value: first from idle
+    processors, then "judiciously stolen" from as few running jobs as possible
+    — those holding more than their equipartition value first, then the
+    others, each group most acquired service first, every donor keeping at
+    least one processor (so one donor usually gives all; it may drop below its
+    value until the next full repartitioning). Then, after an arrival or a
     departure, idle processors go to the jobs holding less than their
-    equipartition value, least acquired service first (a choice: the paper does
-    not say what happens to processors freed between two repartitionings).
+    equipartition value, least acquired service first, up to that value; any
+    rest stays idle until the next period (the paper does not say what
+    happens to processors freed between two repartitionings: a choice).
     """
     alloc, act, byacq = st[2], st[5], st[11]
     J = st[6][I_J]
@@ -339,18 +343,19 @@ def between_periods(processors, newcomer, target, st):
         free -= alloc[act[k]]
     n = by_acquired(st)
     if newcomer >= 0:
-        need = target[newcomer]
-        take = min(free, need)
-        alloc[newcomer], free, need = take, free - take, need - take
-        for i in range(n - 1, -1, -1):
-            if need <= 0.0:
-                break
-            j = byacq[i]
-            if j != newcomer and alloc[j] > target[j]:
-                take = min(alloc[j] - target[j], need)
-                alloc[j] -= take
-                alloc[newcomer] += take
-                need -= take
+        take = min(free, target[newcomer])
+        alloc[newcomer], free = take, free - take
+        need = target[newcomer] - take
+        for above in (True, False):
+            for i in range(n - 1, -1, -1):
+                j = byacq[i]
+                if need <= 0.0:
+                    break
+                if j != newcomer and alloc[j] > 1.0 and (alloc[j] > target[j]) == above:
+                    take = min(alloc[j] - 1.0, need)
+                    alloc[j] -= take
+                    alloc[newcomer] += take
+                    need -= take
     for i in range(n):
         if free <= 0.0:
             break
