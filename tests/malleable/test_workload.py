@@ -96,7 +96,7 @@ def test_same_generator_same_stream():
     ({"parallelism": 0}, "workload.parallelism must be"),
     ({"demand_scv": 0.5}, "workload.demand_scv must be >= 1, got 0.5"),
     ({"demand_mean": -1.0}, "workload.demand_mean must be > 0"),
-    ({"demand_growth": "n3"}, "workload.demand_growth must be one of ['none', 'n', 'n2']"),
+    ({"demand_growth": "n3"}, "workload.demand_growth must be one of ['none', 'n', 'n2', 'nasa_ipsc']"),
     ({"demand_normalise": "yes"}, "workload.demand_normalise must be true or false"),
     ({"speedup": {"model": "amdahl"}}, "workload.speedup.model must be one of"),
     ({"speedup": {"model": "eq8", "phi": 2.0}}, "workload.speedup.phi is not an option"),

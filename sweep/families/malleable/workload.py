@@ -12,14 +12,21 @@ has these options:
   ``m_n ∝ n^k`` (eq. 11). ``demand_normalise: true`` (default, MODEL_NOTES §1)
   takes ``m_n = W̄ n^k / E[N^k]`` so that ``E[W] = W̄``; ``false`` is the paper's
   literal multiplier ``n^k / E[N]^k``.
+  ``demand_growth: nasa_ipsc`` (with ``demand_scv: null``) is Distribution 4's
+  per-size demand of §4.3, :data:`NASA_IPSC` (**recomputed** from the NASA
+  iPSC/860 log, MODEL_NOTES §1), scaled so that ``E[W] = W̄``.
 - ``speedup``: a mapping with ``model`` and its parameters (see
   :mod:`sweep.workloads.speedup`): ``linear``; ``eq2`` (``phi``, ``alpha``,
   ``beta``); ``eq5`` (``phi_prime``, ``beta_prime``, ``alpha``, ``beta``; ``beta_prime:
-  max`` sets ``β' = (1 − φ')/N_j²``, Figure 6); ``eq8`` (``delta``).
+  max`` sets ``β' = (1 − φ')/N_j²``, Figure 6); ``eq8`` (``delta``: a number, or a
+  distribution, eq. 12 / Figures 7, 9); ``eq13`` (``c1``, ``c2``: §4.3's eqs. 13–14).
+  Random overheads: :mod:`~sweep.families.malleable.overheads`.
+- ``arrival_cv`` (default 1): interarrival CV; above 1 a two-stage
+  hyperexponential (Figure 10b: 3). ``load_unit`` (default ``rho``): the load
+  axis is ``ρ = λW̄/P`` (§4.1), or ``jobs_per_hour`` (Figures 10–11).
 
-Arrivals are Poisson with rate ``λ = ρP/W̄`` (§4.1: ``ρ = λW̄/P``). Every array is
-drawn in blocks from the caller's generator, in an order that does not depend
-on the policy (common random numbers, DESIGN §4).
+Every array is drawn in blocks from the caller's generator, in an order that
+does not depend on the policy (common random numbers, DESIGN §4).
 """
 
 from __future__ import annotations
@@ -31,10 +38,11 @@ from typing import Any
 
 import numpy as np
 
+from sweep.families.malleable.overheads import draw_delta, draw_eq13, hyperexp2, validate_delta
 from sweep.workloads.distributions import Hyperexp2
 from sweep.workloads.speedup import Eq2, Eq5, Eq8, Linear, Speedup, beta_prime_at_max
 
-__all__ = ["PARALLELISM", "BoundedGeometric", "MalleableJobs", "make_jobs", "mean_demand",
+__all__ = ["NASA_IPSC", "PARALLELISM", "BoundedGeometric", "MalleableJobs", "make_jobs", "mean_demand",
            "validate_workload"]
 
 
@@ -91,9 +99,22 @@ _SPEEDUP_OPTIONS: dict[str, dict[str, Any]] = {
     "eq2": {"phi": 1.0, "alpha": 0.0, "beta": 0.0},
     "eq5": {"phi_prime": 0.0, "beta_prime": 0.0, "alpha": 0.0, "beta": 0.0},
     "eq8": {"delta": 1.0},
+    "eq13": {"c1": 0.75, "c2": 0.5},
 }
 _OPTIONS = {"name", "kind", "parallelism", "demand_mean", "demand_scv", "demand_growth",
             "demand_normalise", "speedup"}
+#: options that may be left out, with their defaults
+_OPTIONAL = {"arrival_cv": 1.0, "load_unit": "rho"}
+_LOAD_UNITS = ("rho", "jobs_per_hour")
+
+#: Distribution 4's per-size demand (seed 000 §4.3, from Feitelson & Nitzberg's Table 2, not
+#: available): mean runtime (s) and its CV per job size n, RECOMPUTED from the cleaned NASA Ames
+#: iPSC/860 log (MODEL_NOTES §1; ../shared/reference/nasa_ipsc_runtime_by_size.csv, subset
+#: all_cleaned_log). m_n ∝ n × mean runtime(n), C_{W|n} = CV(n), scaled so that E[W] = W̄.
+NASA_IPSC = {  # n: (mean runtime s, CV)
+    1: (125.5, 5.552), 2: (577.7, 3.709), 4: (861.4, 4.207), 8: (596.7, 3.527),
+    16: (512.5, 3.517), 32: (1211.7, 2.634), 64: (2095.8, 1.895), 128: (2526.5, 1.617),
+}
 
 
 @dataclass(frozen=True)
@@ -131,6 +152,15 @@ def _speedup(cfg: Any, beta_prime: np.ndarray | None = None) -> Speedup:
         raise ValueError(f"workload.speedup.{unknown[0]} is not an option of speedup model "
                          f"{model}; allowed: {sorted(defaults)}")
     params = {**defaults, **{k: v for k, v in cfg.items() if k != "model"}}
+    if model == "eq8" and not isinstance(params["delta"], numbers.Real | np.ndarray):
+        validate_delta(params["delta"])
+        params["delta"] = 1.0  # drawn per job by make_jobs
+    if model == "eq13":
+        for key in ("c1", "c2"):
+            if isinstance(params[key], bool) or not isinstance(params[key], numbers.Real) or \
+                    not 0 < params[key] <= 1:
+                raise ValueError(f"workload.speedup.{key} must be in (0, 1], got {params[key]!r}")
+        return Eq5()  # φ', β' drawn per job by make_jobs (eqs. 13–14)
     if model == "eq5" and params["beta_prime"] == "max":
         params["beta_prime"] = 0.0 if beta_prime is None else beta_prime
     ranges = {"phi": (1.0, ">= 1"), "phi_prime": (0.0, "in [0, 1]"),
@@ -168,19 +198,32 @@ def validate_workload(cfg: Mapping[str, Any]) -> None:
     if cfg.get("kind") != "malleable":
         raise ValueError(f"workload.kind must be malleable for the malleable policies, "
                          f"got {cfg.get('kind')!r}")
-    unknown = sorted(set(cfg) - _OPTIONS)
+    unknown = sorted(set(cfg) - _OPTIONS - set(_OPTIONAL))
     if unknown:
         raise ValueError(f"workload.{unknown[0]} is not an option of workload kind malleable; "
-                         f"allowed: {sorted(_OPTIONS - {'name', 'kind'})}")
+                         f"allowed: {sorted((_OPTIONS | set(_OPTIONAL)) - {'name', 'kind'})}")
     missing = sorted(_OPTIONS - set(cfg) - {"name"})
     if missing:
         raise ValueError(f"workload.{missing[0]} is required for workload kind malleable")
     parallelism = _parallelism(cfg)
     _number(cfg, "demand_mean", "workload.", np.finfo(float).tiny, "> 0")
-    _number(cfg, "demand_scv", "workload.", 1.0, ">= 1")
-    if cfg["demand_growth"] not in _GROWTH:
-        raise ValueError(f"workload.demand_growth must be one of {list(_GROWTH)}, "
+    if cfg["demand_growth"] == "nasa_ipsc":
+        if cfg["demand_scv"] is not None:
+            raise ValueError(f"workload.demand_scv must be null with demand_growth nasa_ipsc (the "
+                             f"per-size CVs come from the table), got {cfg['demand_scv']!r}")
+        if not isinstance(parallelism, BoundedGeometric):
+            raise ValueError("workload.parallelism must be one of dist1..dist4 with demand_growth "
+                             f"nasa_ipsc, got {cfg['parallelism']!r}")
+    else:
+        _number(cfg, "demand_scv", "workload.", 1.0, ">= 1")
+    if cfg["demand_growth"] not in _GROWTH and cfg["demand_growth"] != "nasa_ipsc":
+        raise ValueError(f"workload.demand_growth must be one of {[*_GROWTH, 'nasa_ipsc']}, "
                          f"got {cfg['demand_growth']!r}")
+    options = {**_OPTIONAL, **cfg}
+    if options["load_unit"] not in _LOAD_UNITS:
+        raise ValueError(f"workload.load_unit must be one of {list(_LOAD_UNITS)}, "
+                         f"got {options['load_unit']!r}")
+    _number(options, "arrival_cv", "workload.", 1.0, ">= 1")
     if not isinstance(cfg["demand_normalise"], bool):
         raise ValueError(f"workload.demand_normalise must be true or false, "
                          f"got {cfg['demand_normalise']!r}")
@@ -194,6 +237,14 @@ def validate_workload(cfg: Mapping[str, Any]) -> None:
                              "maximum (eq2 with beta > 0, eq5 with beta_prime or beta > 0)")
 
 
+def _nasa_ipsc(parallelism: BoundedGeometric, mean_work: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per-size mean demand and CV for n = 1, 2, 4, …: :data:`NASA_IPSC` scaled to ``E[W] = W̄``."""
+    sizes = parallelism.values
+    mean = np.array([n * NASA_IPSC[int(n)][0] for n in sizes])
+    cv = np.array([NASA_IPSC[int(n)][1] for n in sizes])
+    return mean * mean_work / float(np.dot(parallelism.pmf, mean)), cv
+
+
 def mean_demand(cfg: Mapping[str, Any]) -> float:
     """``W̄``, the demand that defines the offered load ``ρ = λW̄/P`` (§4.1)."""
     return float(cfg["demand_mean"])
@@ -203,14 +254,28 @@ def make_jobs(cfg: Mapping[str, Any], processors: int, load: float, count: int,
               rng: np.random.Generator) -> MalleableJobs:
     """``count`` jobs of the workload ``cfg`` at offered load ``load`` on ``processors``.
 
+    ``load`` is ``ρ = λW̄/P`` or, with ``load_unit: jobs_per_hour``, ``λ`` in jobs
+    per hour (Figures 10–11). Interarrival times are exponential, or with
+    ``arrival_cv > 1`` two-stage hyperexponential with that CV (Figure 10b: 3).
     Draw order (fixed, whatever the policy): interarrival times, parallelism,
-    the unit-mean hyperexponential demand factors.
+    the unit-mean hyperexponential demand factors, then per-job overheads
+    (:mod:`~sweep.families.malleable.overheads`).
     """
     validate_workload(cfg)
-    rate = load * processors / mean_demand(cfg)
-    arrival = np.cumsum(rng.exponential(1.0 / rate, count))
+    options = {**_OPTIONAL, **cfg}
+    rate = load / 3600.0 if options["load_unit"] == "jobs_per_hour" else \
+        load * processors / mean_demand(cfg)
+    if options["arrival_cv"] == 1:
+        arrival = np.cumsum(rng.exponential(1.0 / rate, count))
+    else:
+        arrival = np.cumsum(hyperexp2(rng, 1.0 / rate, float(options["arrival_cv"]), count))
     parallelism = _parallelism(cfg)
-    if isinstance(parallelism, BoundedGeometric):
+    if cfg["demand_growth"] == "nasa_ipsc":
+        n = parallelism.sample(rng, count)
+        mean, cv = _nasa_ipsc(parallelism, mean_demand(cfg))
+        index = np.log2(n).astype(np.int64)
+        work = hyperexp2(rng, mean[index], cv[index], count)
+    elif isinstance(parallelism, BoundedGeometric):
         n = parallelism.sample(rng, count)
         k = _GROWTH[cfg["demand_growth"]]
         scale = parallelism.moment(k) if cfg["demand_normalise"] else parallelism.moment(1) ** k
@@ -219,8 +284,15 @@ def make_jobs(cfg: Mapping[str, Any], processors: int, load: float, count: int,
         # one N for all (or N = M_j, set below): m_n = W̄ n^k / n^k = W̄, normalised or literal
         n = np.full(count, parallelism if isinstance(parallelism, int) else processors, np.int64)
         mean = np.full(count, mean_demand(cfg))
-    work = mean * Hyperexp2(1.0, float(cfg["demand_scv"])).sample(rng, count)
+    if cfg["demand_growth"] != "nasa_ipsc":
+        work = mean * Hyperexp2(1.0, float(cfg["demand_scv"])).sample(rng, count)
     speedup = _speedup(cfg["speedup"])
+    if cfg["speedup"]["model"] == "eq13":
+        phi, beta = draw_eq13(float(cfg["speedup"].get("c1", 0.75)),
+                              float(cfg["speedup"].get("c2", 0.5)), n, rng)
+        speedup = Eq5(phi_prime=phi, beta_prime=beta)
+    elif cfg["speedup"]["model"] == "eq8" and isinstance(cfg["speedup"].get("delta"), Mapping):
+        speedup = Eq8(delta=draw_delta(cfg["speedup"]["delta"], work, mean_demand(cfg), rng))
     if parallelism == "max_speedup":
         n = np.clip(np.rint(speedup.maximum(work)), 1, processors).astype(np.int64)
     if _beta_at_max(cfg):
