@@ -76,14 +76,18 @@ def growing(number, sat_p, jobs):
 
     Mann–Kendall ``p < sat_p`` over the batches, and the last quarter's mean
     exceeds the first quarter's by at least 0.5% of the ``jobs`` departed over
-    the batches (a system past saturation keeps a fixed fraction of its
-    arrivals; a heavy-tailed transient, one huge job holding many processors
-    for a while, raises the number in system by a few jobs, not by that).
+    the batches, or by at least 50 jobs and a factor 1.5. A system past
+    saturation keeps a fixed fraction of its arrivals (with least-acquired-first
+    shares only the largest jobs stay, a small fraction: hence the second
+    form); a heavy-tailed transient in a stable system, one huge job holding
+    many processors for a while, raises the number in system by a few jobs.
     """
     k = number.size
     q = max(k // 4, 1)
-    return (k >= 8 and mann_kendall_pvalue(number) < sat_p
-            and number[k - q:].mean() - number[:q].mean() >= 0.005 * jobs)
+    if k < 8 or not mann_kendall_pvalue(number) < sat_p:
+        return False
+    first, last = number[:q].mean(), number[k - q:].mean()
+    return last - first >= 0.005 * jobs or (last - first >= 50.0 and last >= 1.5 * first)
 
 
 @njit(cache=True)

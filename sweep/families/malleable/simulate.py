@@ -17,7 +17,8 @@ discarded; from ``BATCHES`` measured batches on, the run stops when the
 interval is narrow enough. At ``2·BATCHES + 2`` batches adjacent pairs merge;
 before each merge, and at the end of a run that missed its target, a number in
 system that grows across the batches (Mann–Kendall ``p < SAT_P``, last quarter
-above the first by 0.5% of the jobs: :func:`sweep.families.malleable._core.growing`) marks the
+above the first by 0.5% of the jobs, or by 50 jobs and a factor 1.5:
+:func:`sweep.families.malleable._core.growing`) marks the
 point ``saturated`` and stops it. Without
 ``ci_target`` the run is exactly ``BATCHES + 1`` batches after the warm-up
 (``stop.jobs`` measured). ``cap = min(stop.max_in_system, MAX_IN_SYSTEM)``
