@@ -26,8 +26,13 @@ def squeeze_point(da: xr.DataArray,
     return da
 
 
-def curves(ax, da: xr.DataArray, ylabel: str, *, log: bool = False, level: float = 0.90) -> None:
-    """One curve per policy of ``da`` (dims policy, load[, replication]) with CI error bars."""
+def curves(ax, da: xr.DataArray, ylabel: str, *, log: bool = False, level: float = 0.90,
+           saturated: xr.DataArray | None = None) -> None:
+    """One curve per policy of ``da`` (dims policy, load[, replication]) with CI error bars.
+
+    Points where ``saturated`` is true in any replication get a red cross: their
+    values are those of a finite run of an unstable system.
+    """
     da = squeeze_point(da)
     if "replication" in da.dims:
         est = confidence_interval(da, "replication", level)
@@ -40,6 +45,16 @@ def curves(ax, da: xr.DataArray, ylabel: str, *, log: bool = False, level: float
         yerr = None if err is None else err[k]
         ax.errorbar(est["load"].values, y, yerr=yerr, marker=MARKERS[k % len(MARKERS)], ms=4,
                     capsize=2, label=POLICY_LABELS.get(str(policy), str(policy)))
+    if saturated is not None:
+        flags = squeeze_point(saturated)
+        if "replication" in flags.dims:
+            flags = flags.any("replication")
+        flags = flags.transpose("policy", "load")
+        marked = est.where(flags.astype(bool))
+        if marked.notnull().any():
+            x = np.broadcast_to(est["load"].values, marked.shape)
+            ax.plot(x.ravel(), marked.values.ravel(), "x", color="red", ms=9, mew=2, ls="none",
+                    label="saturated (a host's load ≥ 1)")
     ax.set_xlabel("System load ρ")
     ax.set_ylabel(ylabel)
     if log:

@@ -3,7 +3,8 @@
 One drawing function per kind of figure, registered for the experiments in
 ``conf/experiment/sh00_*.yaml`` (:func:`sweep.analysis.figures.figure`), so
 ``sweep experiment=sh00_fig2`` writes ``sh00_fig2.png``/``.pdf`` next to its
-result file. Error bars are 90% Student-t intervals over replications.
+result file. Error bars are 90% Student-t intervals over replications; a red
+cross marks a saturated point (a host's load ≥ 1: the value is a finite run's).
 
 - Figures 2, 3, 4, 9, 11 and the extra ``sh00_all_policies``: mean slowdown
   (left) and variance of slowdown (right) against system load. Log scale: the
@@ -47,8 +48,8 @@ EXPERIMENTS = {
 def draw_slowdown(ds: xr.Dataset, title: str):
     """Mean (left) and variance (right) of slowdown against load, one curve per policy (Figs. 2–4, 9, 11)."""
     fig, (left, right) = panels(2, title)
-    curves(left, ds["mean_slowdown"], "Mean slowdown", log=True)
-    curves(right, ds["var_slowdown"], "Variance of slowdown", log=True)
+    curves(left, ds["mean_slowdown"], "Mean slowdown", log=True, saturated=ds["saturated"])
+    curves(right, ds["var_slowdown"], "Variance of slowdown", log=True, saturated=ds["saturated"])
     fig.tight_layout()
     return fig
 
@@ -75,14 +76,15 @@ def draw_host1(ds: xr.Dataset, title: str):
     """
     rule = "sita_u_rule" in ds["policy"].values
     fig, axes = panels(2 if rule else 1, title)
-    curves(axes[0], ds["host_load_fraction"].sel(host=0, drop=True), "Fraction of the load on host 1")
+    curves(axes[0], ds["host_load_fraction"].sel(host=0, drop=True), "Fraction of the load on host 1",
+           saturated=ds["saturated"])
     loads = np.asarray(ds["load"].values, dtype=float)
     axes[0].plot(loads, loads / 2, "k--", lw=1, label="ρ/2 (rule of thumb)")
     axes[0].axhline(0.5, color="grey", lw=1, ls=":", label="SITA-E (1/2)")
     axes[0].set_ylim(0, 0.6)
     axes[0].legend(fontsize=8)
     if rule:
-        curves(axes[1], ds["mean_slowdown"], "Mean slowdown", log=True)
+        curves(axes[1], ds["mean_slowdown"], "Mean slowdown", log=True, saturated=ds["saturated"])
     fig.tight_layout()
     return fig
 
