@@ -43,9 +43,9 @@ def test_simulation_and_analysis_in_close_agreement(fig2, fig4, analytic_c90):
 
     Exact models (P-K per host: Random, SITA-E, SITA-U-opt, SITA-U-fair): within
     the simulation's CI plus 6% at ρ = 0.5 and 0.8. LWL's M/G/h formula is an
-    approximation: it overestimates the simulated mean slowdown by 42% at
-    ρ = 0.5 (698 vs 492) and 8% at 0.8 (3719 vs 3433): close at high load,
-    loose at medium load.
+    approximation: it overestimates the simulated mean slowdown by 34% at
+    ρ = 0.5 (698 vs 522 at full precision) and 7% at 0.8 (3719 vs 3468): close
+    at high load, loose at medium load.
     """
     exact = [(fig2, "random"), (fig2, "sita_e"), (fig4, "sita_u_opt"), (fig4, "sita_u_fair")]
     analysis = mean(analytic_c90)
