@@ -24,8 +24,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from sweep.analysis._plot import curves, panels, squeeze_point
-from sweep.analysis.compare import confidence_interval
+from sweep.analysis._plot import curves, panels
 from sweep.analysis.figures import figure
 
 #: experiment -> (drawing kind, title)
@@ -60,12 +59,6 @@ def draw_analytic(ds: xr.Dataset, title: str):
     curves(ax, ds["mean_slowdown"], "Mean slowdown (analysis)", log=True)
     fig.tight_layout()
     return fig
-
-
-def host1_fraction(ds: xr.Dataset, level: float = 0.90) -> xr.DataArray:
-    """Host 1's fraction of the total work per policy and load, mean over replications with CI."""
-    da = squeeze_point(ds["host_load_fraction"].sel(host=0, drop=True))
-    return confidence_interval(da, "replication", level) if "replication" in da.dims else da
 
 
 def draw_host1(ds: xr.Dataset, title: str):
