@@ -152,7 +152,7 @@ def table2(ds: xr.Dataset) -> dict[str, Figure]:
     _bars(ax, [f"{f:g}" for f in factors],
           [("measured", wait.values, _COLORS["slack"], False), ("paper", paper, _COLORS["slack"], True)])
     ax.set_xlabel("slack factor SF")
-    ax.legend()
+    ax.legend(loc="lower right")
     ax.set_title("Seed 001 Table 2: yearly average wait of slack backfilling vs SF\n"
                  "(KTH SP2, 128 processors, AWT = 2401 s, AST, α = 1)", fontsize=10)
     fig.tight_layout()
