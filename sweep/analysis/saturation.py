@@ -48,7 +48,8 @@ def saturation(ds: xr.Dataset, metric: str = "mean_response", dim: str = "load",
     ``replication``) with coordinates ``low``/``high``/``halfwidth`` and a
     boolean coordinate ``censored``: True where every grid load was stable, so
     the estimate is only a lower bound. NaN where even the smallest load is
-    unstable.
+    unstable in every replication (a replication unstable there is left out of
+    the mean).
     """
     if dim not in ds.dims:
         raise ValueError(f"the Dataset has no dimension {dim!r}; dims: {list(ds.dims)}")
