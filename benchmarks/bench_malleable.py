@@ -4,8 +4,11 @@ Each policy runs the Figure 6 workload (Distribution 1, W|n ~ Hyperexp2(n²/E[N�
 β' = (1 − φ')/N², φ' = ``--phi``) at offered load ``--load`` on 128 processors: a
 pre-drawn job stream (not timed) through ``--jobs`` departures, ``--repeat`` times
 after a run that compiles (or loads) the kernel; best and median are printed.
-Events are arrivals, departures and FB slice ends. Target (issue 5): EQS and
-FB-PWS >= 2,000,000 events/s at rho = 0.8.
+Events are arrivals, departures, FB slice ends (none while every job fits) and
+stall ends (none without overhead). Rates are per second of this process's CPU
+time (``time.process_time``): the 2-core machines are shared, and wall time
+there measures the neighbours. Target (issue 5): EQS and FB-PWS >= 2,000,000
+events/s at rho = 0.8.
 
     python benchmarks/bench_malleable.py [--load 0.8] [--phi 0.0] [--jobs 200000] [--repeat 5]
 """

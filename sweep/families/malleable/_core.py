@@ -20,8 +20,8 @@ State, made by :func:`new_state`, passed around as a tuple ``st``:
 jobs in the system in arrival order), ``ist``, ``fst`` (6, 7: integer and real
 scalars indexed by the ``I_*``/``F_*`` constants), ``stall, last, nrep`` (8–10:
 stall end, last positive allocation, allocation changes per job), ``byacq`` (11:
-the jobs ordered by acquired service, kept between events), ``bat`` (12, batch
-sums) and ``tq`` (13, Student-t quantiles).
+the jobs in the system ordered by acquired service, kept between events), ``bat``
+(12, batch sums) and ``tq`` (13, Student-t quantiles).
 
 Statistics (DESIGN §6): after ``warmup`` departures, departures are cut into
 batches of ``blen``; batch 0 is discarded, batches 1..k measured: per batch the
@@ -47,7 +47,7 @@ from sweep.stats.sequential import mann_kendall_pvalue, t_halfwidth
 
 # ist
 (I_J, I_NEXT, I_DEP, I_EVENTS, I_SAT, I_TARGET, I_WARM, I_CAP, I_NB, I_BLEN, I_BCNT, I_B,
- I_MET, I_SEEN, I_NORD) = range(15)
+ I_MET, I_NORD) = range(14)
 # fst
 (F_T, F_SLICE, F_BUSY, F_START, F_TOTAL, F_MAX_TOTAL, F_MAX_OVER, F_AREA, F_OVERHEAD, F_REL,
  F_SAT_P) = range(11)
@@ -60,7 +60,7 @@ DONE, DEPARTURE, SLICE = -3, -2, -1
 @njit(cache=True)
 def new_state(n, warmup, target, cap, blen, batches, rel, sat_p, tq, overhead):
     """Empty system at time 0 for ``n`` pre-drawn jobs (module docstring)."""
-    ist = np.zeros(15, np.int64)
+    ist = np.zeros(14, np.int64)
     ist[I_TARGET], ist[I_WARM], ist[I_CAP] = target, warmup, cap
     ist[I_BLEN], ist[I_B] = blen, batches
     fst = np.zeros(11)
@@ -121,7 +121,7 @@ def next_event(arrival, st):
     """
     rem, acq, alloc, rate, depart, act, ist, fst, stall = st[0], st[1], st[2], st[3], st[4], st[5], st[6], \
         st[7], st[8]
-    bat, tq = st[12], st[13]
+    byacq, bat, tq = st[11], st[12], st[13]
     while True:
         if ist[I_DEP] >= ist[I_TARGET] or ist[I_SAT] != 0 or ist[I_MET] != 0:
             return DONE
@@ -165,6 +165,12 @@ def next_event(arrival, st):
             for k in range(kb, J - 1):
                 act[k] = act[k + 1]
             ist[I_J] = J - 1
+            n, shift = ist[I_NORD], False
+            for i in range(n):
+                shift = shift or byacq[i] == j
+                if shift and i + 1 < n:
+                    byacq[i] = byacq[i + 1]
+            ist[I_NORD] = n - 1
             if ist[I_DEP] >= ist[I_WARM]:
                 bat[ist[I_NB], B_RESP] += t_new - arrival[j]
                 ist[I_BCNT] += 1
@@ -175,6 +181,8 @@ def next_event(arrival, st):
         if t_arr <= fst[F_SLICE]:
             act[J] = nxt
             ist[I_J] = J + 1
+            byacq[ist[I_NORD]] = nxt
+            ist[I_NORD] += 1
             ist[I_NEXT] = nxt + 1
             if ist[I_CAP] <= J + 1:
                 ist[I_SAT] = 1
@@ -211,12 +219,15 @@ def set_rates(a, b, c, ncap, st):
         j = act[k]
         x = alloc[j]
         if x > 0.0:
-            rate[j] = x / (a[j] + x * (b[j] + c[j] * x))
-            if last[j] > 0.0 and x != last[j]:
-                nrep[j] += 1
-                if overhead > 0.0:
-                    stall[j] = t + overhead
-            last[j] = x
+            if x != last[j]:
+                if last[j] > 0.0:
+                    nrep[j] += 1
+                    if overhead > 0.0:
+                        stall[j] = t + overhead
+                last[j] = x
+                rate[j] = x / (a[j] + x * (b[j] + c[j] * x))
+            elif rate[j] == 0.0:  # back on its last allocation after none (FB swap-in)
+                rate[j] = x / (a[j] + x * (b[j] + c[j] * x))
         else:
             rate[j] = 0.0
         total += x
@@ -229,22 +240,12 @@ def set_rates(a, b, c, ncap, st):
 def by_acquired(st):
     """``byacq[:n]``: the jobs in the system by (acquired service, arrival); returns ``n``.
 
-    The order is kept between calls: departed jobs are dropped, arrivals since
-    the last call appended, then an insertion sort restores the order in
+    :func:`next_event` keeps ``byacq`` holding the jobs in the system (arrivals
+    appended, departures removed); this insertion sort restores the order in
     ``O(J + inversions)`` (acquired service changes little between events).
     """
-    acq, depart, ist, byacq = st[1], st[4], st[6], st[11]
-    n = 0
-    for i in range(ist[I_NORD]):
-        j = byacq[i]
-        if np.isnan(depart[j]):
-            byacq[n] = j
-            n += 1
-    for j in range(ist[I_SEEN], ist[I_NEXT]):
-        if np.isnan(depart[j]):
-            byacq[n] = j
-            n += 1
-    ist[I_SEEN], ist[I_NORD] = ist[I_NEXT], n
+    acq, ist, byacq = st[1], st[6], st[11]
+    n = ist[I_NORD]
     for i in range(1, n):
         j = byacq[i]
         key = acq[j]

@@ -17,7 +17,9 @@ from sweep.families.malleable.eqs import caps
 from sweep.families.malleable.workload import MalleableJobs
 
 
-@njit(cache=True)
+# not cached: the _core helpers are inlined here, and numba's cache of this file would not
+# notice a change to _core.py (a stale copy of the kernel state's layout crashes)
+@njit
 def _run(arrival, a, b, c, ncap, processors, quantum, st):
     ist = st[6]
     size = np.zeros(arrival.size)
