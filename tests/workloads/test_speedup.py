@@ -100,3 +100,21 @@ def test_pws_matches_brute_force():
 
 def test_maximum_point_arrays():
     np.testing.assert_allclose(maximum_point([4.0, 9.0, 1.0], [1.0, 1.0, 0.0]), [2.0, 3.0, np.inf])
+
+
+def test_average_parallelism_against_brute_force():
+    # EQS-AVG's avg (reconstructed): W / least T(n) over real n in [1, cap], rounded, within [1, cap]
+    from sweep.workloads.speedup import average_parallelism
+
+    rng = np.random.default_rng(6)
+    size = 500
+    a = rng.uniform(1, 1e4, size)
+    b = rng.uniform(0, 50, size)
+    c = rng.uniform(0, 1, size) * rng.choice([0, 1e-2, 1], size)
+    cap = rng.integers(1, 129, size)
+    x = np.linspace(1, 128, 128 * 400 + 1)[:, None]
+    t = np.where(x <= cap, execution_time(x, a, b, c), np.inf)
+    expected = np.clip(np.rint((a + b + c) / t.min(axis=0)), 1, cap)
+    got = average_parallelism(a, b, c, cap)
+    assert np.mean(got == expected) > 0.99  # the grid's resolution decides a few roundings
+    assert np.all(np.abs(got - expected) <= 1)
