@@ -9,11 +9,15 @@ from sweep.families.malleable import _core
 from sweep.families.malleable._policy import POLICIES
 from sweep.families.malleable.simulate import simulate
 from sweep.families.malleable.workload import make_jobs
+from sweep.workloads.speedup import average_parallelism
 
 #: (policy, options): every variant the generic checks run over (STYLE pattern 5)
 VARIANTS = [("eqs", {}), ("eqs", {"fractional": True}), ("eqs_pws", {}),
             ("eqs_pws", {"fractional": True}), ("fb_pws", {"quantum": 10.0}),
-            ("fb_asp", {"quantum": 10.0})]
+            ("fb_asp", {"quantum": 10.0}), ("eqs_avg", {}),
+            ("eqs", {"repartition_overhead": 5.0}), ("eqs", {"repartition_period": 50.0}),
+            ("eqs_pws", {"repartition_period": 50.0, "repartition_overhead": 5.0}),
+            ("fb_pws", {"quantum": 10.0, "repartition_overhead": 5.0})]
 IDS = [f"{name}{'_' + '_'.join(map(str, o.values())) if o else ''}" for name, o in VARIANTS]
 
 FIG6B = {"name": "fig6b", "kind": "malleable", "parallelism": "dist1", "demand_mean": 1000.0,
@@ -125,9 +129,16 @@ def test_kernels_match_the_naive_reference(name, options):
                 "speedup": {"model": "eq5", "phi_prime": 0.02, "beta_prime": 0.0001}}
     jobs = make_jobs(workload, 16, 0.8, 400, rng)
     target = 300
+    ncap = np.minimum(jobs.parallelism, 16)
+    pws = jobs.pws
+    if name == "eqs_avg":  # EQS-PWS with avg in place of pws
+        pws = average_parallelism(jobs.a, jobs.b, jobs.c, ncap)
     want = naive.simulate(jobs.arrival.tolist(), jobs.a.tolist(), jobs.b.tolist(),
-                          jobs.c.tolist(), np.minimum(jobs.parallelism, 16).tolist(),
-                          jobs.pws.tolist(), 16, name, target, **options)
+                          jobs.c.tolist(), ncap.tolist(), pws.tolist(), 16,
+                          "eqs_pws" if name == "eqs_avg" else name, target, **options)
     got, _, ist, _ = run(name, options, jobs, 16, target=target)
     assert ist[_core.I_DEP] == target
     np.testing.assert_allclose(got, np.array(want), rtol=1e-9)
+    plain = {k: v for k, v in options.items() if not k.startswith("repartition")}
+    if plain != options:  # the §4.3 options change the schedule (the check is not vacuous)
+        assert not np.allclose(run(name, plain, jobs, 16, target=target)[0], got, equal_nan=True)

@@ -45,29 +45,70 @@ def _fb(processors, size, present, acq):
     return alloc
 
 
+def _between(processors, newcomer, target, alloc, present, acq):
+    """Periodic EQS between quanta: the newcomer steals, then idle processors fill (seed 000 §4.3)."""
+    free = processors - sum(alloc.get(j, 0.0) for j in present)
+    order = sorted(present, key=lambda j: (acq[j], j))
+    if newcomer is not None:
+        alloc[newcomer] = min(free, target[newcomer])
+        free -= alloc[newcomer]
+        need = target[newcomer] - alloc[newcomer]
+        donors = [j for j in reversed(order) if j != newcomer and alloc.get(j, 0.0) > target[j]]
+        donors += [j for j in reversed(order) if j != newcomer and alloc.get(j, 0.0) <= target[j]]
+        for j in donors:
+            if need <= 0:
+                break
+            take = min(max(alloc.get(j, 0.0) - 1.0, 0.0), need)
+            alloc[j] = alloc.get(j, 0.0) - take
+            alloc[newcomer] += take
+            need -= take
+    for j in order:
+        if free <= 0:
+            break
+        if alloc.get(j, 0.0) < target[j]:
+            take = min(target[j] - alloc.get(j, 0.0), free)
+            alloc[j] = alloc.get(j, 0.0) + take
+            free -= take
+    return alloc
+
+
 def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional=False,
-             quantum=10.0):
-    """Departure times (NaN for jobs not departed) after ``target`` departures."""
+             quantum=10.0, repartition_overhead=0.0, repartition_period=0.0):
+    """Departure times (NaN for jobs not departed) after ``target`` departures.
+
+    ``repartition_overhead``: a job whose positive allocation differs from its previous
+    positive one makes no progress for that long. ``repartition_period`` (EQS, EQS-PWS): full
+    repartitioning only at its multiples, :func:`_between` in between.
+    """
     n = len(arrival)
     rem, acq, size = [1.0] * n, [0.0] * n, [0.0] * n
-    alloc = {}
+    alloc, last, stall = {}, {}, {}
     depart = [math.nan] * n
     present, t, nxt, done, slice_end = [], 0.0, 0, 0, math.inf
+    if repartition_period > 0:
+        slice_end = repartition_period
 
     def rate(j):
         x = alloc.get(j, 0.0)
+        if stall.get(j, -math.inf) > t:
+            return 0.0
         return x / (a[j] + b[j] * x + c[j] * x * x) if x > 0 else 0.0
 
     while done < target:
+        stalls = [stall[j] for j in present if stall.get(j, -math.inf) > t]
+        t_stall = min(stalls, default=math.inf)
         finishing = [(t + max(rem[j], 0.0) / rate(j), pos) for pos, j in enumerate(present)
                      if rate(j) > 0]
         t_dep, pos = min(finishing, default=(math.inf, -1))
         t_arr = arrival[nxt] if nxt < n else math.inf
-        t_new = min(t_dep, t_arr, slice_end)
+        t_new = min(t_stall, t_dep, t_arr, slice_end)
         for j in present:
             rem[j] -= rate(j) * (t_new - t)
             acq[j] += alloc.get(j, 0.0) * (t_new - t)
         t = t_new
+        if t_stall <= t_new:
+            continue  # a stall ends: nothing is reallocated
+        newcomer, boundary = None, False
         if pos >= 0 and t_dep <= t_arr and t_dep <= slice_end:
             j = present.pop(pos)
             depart[j] = t
@@ -77,24 +118,39 @@ def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional
             j = nxt
             nxt += 1
             present.append(j)
+            newcomer = j
             if policy == "fb_pws":
                 others = sum(size[k] for k in present if k != j)
                 w = min(pws[j], processors)
                 size[j] = min(ncap[j], max(1.0, math.floor(w / (others + w) * processors + 0.5)))
             elif policy == "fb_asp":
                 size[j] = min(ncap[j], max(1.0, math.floor(processors / len(present) + 0.5)))
+        else:
+            boundary = True
         caps = {j: float(ncap[j]) for j in present}
-        if policy == "eqs":
-            alloc = _waterfill(processors, caps, present, acq, not fractional)
-        elif policy == "eqs_pws":
-            first = {j: float(min(pws[j], ncap[j])) for j in present}
-            alloc = _waterfill(processors, first, present, acq, not fractional)
-            left = processors - sum(alloc.values())
+        if policy in ("eqs", "eqs_pws"):
+            first = caps if policy == "eqs" else {j: float(min(pws[j], ncap[j])) for j in present}
+            want = _waterfill(processors, first, present, acq, not fractional)
+            left = processors - sum(want.values())
             if left > 0:
                 second = {j: caps[j] - first[j] for j in present}
                 more = _waterfill(left, second, present, acq, not fractional)
-                alloc = {j: alloc[j] + more[j] for j in present}
+                want = {j: want[j] + more[j] for j in present}
+            if repartition_period <= 0 or boundary:
+                new = want
+                if boundary:
+                    slice_end += repartition_period
+            else:
+                new = _between(processors, newcomer, want, {j: alloc.get(j, 0.0) for j in present},
+                               present, acq)
         else:
-            alloc = _fb(processors, size, present, acq)
+            new = _fb(processors, size, present, acq)
             slice_end = t + quantum if present else math.inf
+        for j in present:
+            x = new.get(j, 0.0)
+            if x > 0 and last.get(j, 0.0) > 0 and x != last[j] and repartition_overhead > 0:
+                stall[j] = t + repartition_overhead
+            if x > 0:
+                last[j] = x
+        alloc = new
     return depart
