@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from sweep.families import Point
+from sweep.families._registry import Registry
 from sweep.families.dispatch._workload import Workload
 
 #: ``assigner(sizes, first)`` -> host of each job; ``first`` is the index of ``sizes[0]``
@@ -53,12 +54,6 @@ class DispatchPolicy:
     check: Callable[[Point, Workload], None] | None = None
 
 
-POLICIES: dict[str, DispatchPolicy] = {}
-
-
-def register_policy(policy: DispatchPolicy) -> DispatchPolicy:
-    """Add ``policy`` to :data:`POLICIES`; a duplicate name raises."""
-    if policy.name in POLICIES:
-        raise ValueError(f"dispatch policy {policy.name!r} registered twice")
-    POLICIES[policy.name] = policy
-    return policy
+POLICIES: Registry[DispatchPolicy] = Registry("dispatch policy")
+#: Add a policy under its name; a duplicate name raises.
+register_policy = POLICIES.register

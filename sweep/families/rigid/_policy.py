@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from sweep.families._registry import Registry
+
 
 @dataclass(frozen=True)
 class NoParams:
@@ -44,12 +46,6 @@ class Policy:
         return self.params(**{k: v for k, v in config.items() if k in known})
 
 
-POLICIES: dict[str, Policy] = {}
-
-
-def register_policy(policy: Policy) -> Policy:
-    """Add ``policy`` to :data:`POLICIES`; a duplicate name raises."""
-    if policy.name in POLICIES:
-        raise ValueError(f"rigid policy {policy.name!r} registered twice")
-    POLICIES[policy.name] = policy
-    return policy
+POLICIES: Registry[Policy] = Registry("rigid policy")
+#: Add a policy under its name; a duplicate name raises.
+register_policy = POLICIES.register
