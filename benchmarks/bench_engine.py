@@ -44,7 +44,8 @@ def overhead(points: int = 1000) -> None:
         cold = _timed_sweep(overrides)  # actors start, import the families, load compiled kernels
         warm = _timed_sweep(overrides)  # the same sweep on the warm actors of this process
         serial = _timed_sweep([*overrides, "engine.backend=serial"])
-    print(f"overhead: {points}-point sweep (analytic tasks), per point: Ray cold {1000 * cold / points:.2f} ms "
+    print(f"overhead: {points}-point sweep (analytic tasks), per point: "
+          f"Ray cold {1000 * cold / points:.2f} ms "
           f"(actor start-up included), Ray warm {1000 * warm / points:.2f} ms, "
           f"serial {1000 * serial / points:.2f} ms")
     ray.shutdown()
