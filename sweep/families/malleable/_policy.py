@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from sweep.families._registry import Registry
+
 Outcome = tuple  # the kernel state, sweep.families.malleable._core
 
 
@@ -88,12 +90,6 @@ class Quantum(Overhead):
         _seconds("quantum", self.quantum, zero=False)
 
 
-POLICIES: dict[str, Policy] = {}
-
-
-def register_policy(policy: Policy) -> Policy:
-    """Add ``policy`` to :data:`POLICIES`; a duplicate name raises."""
-    if policy.name in POLICIES:
-        raise ValueError(f"malleable policy {policy.name!r} registered twice")
-    POLICIES[policy.name] = policy
-    return policy
+#: malleable policies by name; a duplicate name raises (shared Registry of the families)
+POLICIES: Registry[Policy] = Registry("malleable policy")
+register_policy = POLICIES.register
