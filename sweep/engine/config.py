@@ -190,6 +190,11 @@ def validate_settings(cfg: DictConfig) -> None:
         value = cfg.stop[key]
         _require(_is_int(value) and value >= (1 if key != "warmup" else 0),
                  f"stop.{key} must be an integer >= {1 if key != 'warmup' else 0}, got {value!r}")
+    ci_target = cfg.stop.ci_target
+    _require(not isinstance(ci_target, bool) and isinstance(ci_target, int | float) and 0 <= ci_target < 1,
+             f"stop.ci_target must be a relative half-width in [0, 1), got {ci_target!r}")
+    _require(cfg.stop.max_jobs is None or (_is_int(cfg.stop.max_jobs) and cfg.stop.max_jobs >= 1),
+             f"stop.max_jobs must be an integer >= 1 or null, got {cfg.stop.max_jobs!r}")
     _require(cfg.model in MODELS, f"model must be one of {', '.join(MODELS)}, got {cfg.model!r}")
     _require(isinstance(cfg.record_jobs, bool), f"record_jobs must be true or false, got {cfg.record_jobs!r}")
     engine = cfg.engine

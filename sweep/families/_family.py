@@ -38,11 +38,16 @@ class StopRule:
 
     ``max_in_system`` caps the number of jobs present at once; a run that hits it
     is stopped and reported ``saturated`` instead of running on (DESIGN §6).
+    ``ci_target`` > 0 asks a family that supports it for sequential batch means:
+    stop once the 90% confidence interval is within ``± ci_target`` of the mean,
+    or after ``max_jobs`` measured jobs (DESIGN §6; 0 = a fixed run of ``jobs``).
     """
 
     jobs: int
     warmup: int
     max_in_system: int = 1_000_000
+    ci_target: float = 0.0
+    max_jobs: int | None = None
 
 
 @dataclass(frozen=True)

@@ -100,3 +100,10 @@ def test_load_at_or_above_one_is_marked_saturated_not_hung(tmp_path):
     saturated = dataset["saturated"].all("replication")
     assert not saturated.sel(load=0.5).any()
     assert saturated.sel(load=[1.0, 1.5]).all()
+
+
+@pytest.mark.parametrize(("option", "name"), [("stop.ci_target=1.5", "stop.ci_target"),
+                                              ("stop.max_jobs=-3", "stop.max_jobs"),
+                                              ("stop.jobs=0", "stop.jobs")])
+def test_bad_stop_rule(capsys, option, name):
+    assert name in _error_line(capsys, [option])

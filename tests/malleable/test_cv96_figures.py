@@ -23,7 +23,7 @@ def test_every_cv96_experiment_has_a_figure():
 @pytest.fixture(scope="module")
 def fig11(tmp_path_factory):
     out = tmp_path_factory.mktemp("cv96") / "fig11.nc"
-    return sweep.run(["experiment=cv96_fig11", "grid.load=[20,40]", "system.ci_target=0",
+    return sweep.run(["experiment=cv96_fig11", "grid.load=[20,40]", "stop.ci_target=0",
                       "stop.jobs=2000", "engine.backend=serial", f"output={out}", "progress=false",
                       "plots=false"])
 

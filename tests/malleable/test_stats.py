@@ -16,12 +16,12 @@ from sweep.stats import ci_halfwidth, mann_kendall_pvalue, t_halfwidth, trend_pv
 MG1 = {"name": "mg1", "kind": "malleable", "parallelism": 128, "demand_mean": 1000.0,
        "demand_scv": 1.0, "demand_growth": "none", "demand_normalise": True,
        "speedup": {"model": "linear"}}
-SYSTEM = {"processors": 128, "ci_target": 0.05, "max_jobs": 400_000}
-SHORT = StopRule(jobs=2000, warmup=0)
+SYSTEM = {"processors": 128}
+SHORT = StopRule(jobs=2000, warmup=0, ci_target=0.05, max_jobs=400_000)
 
 
-def point(load, system=SYSTEM, stop=SHORT):
-    return Point(policy={"name": "eqs", "fractional": True}, workload=MG1, system=system,
+def point(load, stop=SHORT):
+    return Point(policy={"name": "eqs", "fractional": True}, workload=MG1, system=SYSTEM,
                  load=load, stop=stop)
 
 
@@ -44,14 +44,14 @@ def test_stops_at_the_target_halfwidth_and_estimates_mg1_ps(load):
     assert not s["saturated"]
     assert s["ci_halfwidth"] <= 0.05 * s["mean_response"]
     assert BATCHES <= s["batches"] <= 2 * BATCHES + 1
-    assert s["jobs"] < SYSTEM["max_jobs"]
+    assert s["jobs"] < SHORT.max_jobs
     expected = 1000.0 / (128 * (1 - load))
     assert abs(s["mean_response"] - expected) < 2.5 * s["ci_halfwidth"]
 
 
 def test_a_tighter_target_runs_longer_and_narrows_the_interval():
     loose = simulate(point(0.8), np.random.default_rng(4)).summary
-    tight = simulate(point(0.8, {**SYSTEM, "ci_target": 0.01, "max_jobs": 2_000_000}),
+    tight = simulate(point(0.8, StopRule(jobs=2000, warmup=0, ci_target=0.01, max_jobs=2_000_000)),
                      np.random.default_rng(4)).summary
     assert tight["jobs"] > 4 * loose["jobs"]
     assert tight["ci_halfwidth"] <= 0.01 * tight["mean_response"]
@@ -60,9 +60,9 @@ def test_a_tighter_target_runs_longer_and_narrows_the_interval():
 
 def test_without_a_target_the_run_is_stop_jobs_after_one_discarded_batch():
     stop = StopRule(jobs=4000, warmup=100)
-    rule = stop_rule({"processors": 128}, stop)
+    rule = stop_rule(stop)
     assert (rule.blen, rule.target, rule.rel) == (200, 100 + 200 * 21, 0.0)
-    s = simulate(point(0.8, {"processors": 128}, stop), np.random.default_rng(5)).summary
+    s = simulate(point(0.8, stop), np.random.default_rng(5)).summary
     assert (s["jobs"], s["batches"]) == (4000, BATCHES)
 
 
@@ -70,7 +70,7 @@ def test_past_saturation_the_growing_number_in_system_stops_the_run_early():
     # ρ = 1.2: the number in system grows linearly; Mann–Kendall sees it after 20 batches,
     # long before the cap of 10,000 jobs in system or the budget
     policy = POLICIES["eqs"]
-    rule = stop_rule(SYSTEM, StopRule(jobs=2000, warmup=0))
+    rule = stop_rule(SHORT)
     jobs = make_jobs(MG1, 128, 1.2, rule.target + rule.cap, np.random.default_rng(6))
     st = policy.run(jobs, 128, policy.make_params({"fractional": True}), rule)
     assert st[6][_core.I_SAT] == 2 and st[6][_core.I_J] < rule.cap
@@ -85,11 +85,11 @@ def test_a_stable_point_near_saturation_is_not_called_saturated(seed):
     assert not s["saturated"]
 
 
-@pytest.mark.parametrize(("system", "message"), [
-    ({"processors": 128, "ci_target": 1.5}, "system.ci_target must be a relative half-width in"),
-    ({"processors": 128, "ci_target": 0.05}, "system.max_jobs must be an integer >= 2100"),
-    ({"processors": 128, "ci_target": 0.05, "max_jobs": 100}, "system.max_jobs must be an integer"),
+@pytest.mark.parametrize(("options", "message"), [
+    ({"ci_target": 1.5}, "stop.ci_target must be a relative half-width in"),
+    ({"ci_target": 0.05}, "stop.max_jobs must be an integer >= 2100"),
+    ({"ci_target": 0.05, "max_jobs": 100}, "stop.max_jobs must be an integer"),
 ])
-def test_bad_stop_options_name_themselves(system, message):
+def test_bad_stop_options_name_themselves(options, message):
     with pytest.raises(ValueError, match="^" + message):
-        stop_rule(system, StopRule(jobs=2000, warmup=0))
+        stop_rule(StopRule(jobs=2000, warmup=0, **options))

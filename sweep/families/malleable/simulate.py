@@ -3,9 +3,10 @@
 ``point.workload`` is a ``kind: malleable`` workload
 (:mod:`~sweep.families.malleable.workload`), ``point.load`` its offered load
 (``ρ = λW̄/P``, or jobs per hour with ``workload.load_unit: jobs_per_hour``),
-``point.policy`` a registered policy with its options, ``point.system``:
+``point.policy`` a registered policy with its options, ``point.system.processors``
+``P`` (128 in every experiment of seed 000, ``conf/system/mpp128.yaml``), and
+``point.stop``:
 
-- ``processors``: ``P`` (128 in every experiment of seed 000, ``conf/system/mpp128.yaml``);
 - ``ci_target`` (default 0: off): stop once the 90% confidence interval of the
   mean response time is within ``± ci_target`` of it (seed 000 §4 used ±5%);
 - ``max_jobs``: with ``ci_target``, the most departures measured before giving up.
@@ -68,19 +69,19 @@ def _processors(point: Point) -> int:
     return int(processors)
 
 
-def stop_rule(system: dict[str, Any], stop: StopRule) -> _core.Stop:
-    """The kernels' stopping rule from ``system.ci_target``/``max_jobs`` and ``stop`` (module docstring)."""
-    rel = system.get("ci_target", 0.0) or 0.0
+def stop_rule(stop: StopRule) -> _core.Stop:
+    """The kernels' stopping rule from ``stop`` (``ci_target``, ``max_jobs``; module docstring)."""
+    rel = stop.ci_target or 0.0
     if isinstance(rel, bool) or not isinstance(rel, int | float) or not 0 <= rel < 1:
-        raise ValueError(f"system.ci_target must be a relative half-width in [0, 1), got {rel!r}")
+        raise ValueError(f"stop.ci_target must be a relative half-width in [0, 1), got {rel!r}")
     blen = max(1, math.ceil(stop.jobs / BATCHES))
     cap = min(stop.max_in_system, MAX_IN_SYSTEM)
     if rel == 0:
         return _core.Stop(stop.warmup, stop.warmup + blen * (BATCHES + 1), cap, blen, BATCHES)
-    budget = system.get("max_jobs")
+    budget = stop.max_jobs
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < blen * (BATCHES + 1):
-        raise ValueError(f"system.max_jobs must be an integer >= {blen * (BATCHES + 1)} "
-                         f"(stop.jobs plus one discarded batch) with system.ci_target, got {budget!r}")
+        raise ValueError(f"stop.max_jobs must be an integer >= {blen * (BATCHES + 1)} "
+                         f"(stop.jobs plus one discarded batch) with stop.ci_target, got {budget!r}")
     return _core.Stop(stop.warmup, stop.warmup + budget, cap, blen, BATCHES, float(rel), SAT_P)
 
 
@@ -98,7 +99,7 @@ def validate(point: Point) -> None:
     if point.stop.jobs < 2 * BATCHES or point.stop.warmup < 0 or point.stop.max_in_system < 1:
         raise ValueError(f"stop.jobs must be >= {2 * BATCHES}, stop.warmup >= 0 and "
                          f"stop.max_in_system >= 1; got {point.stop}")
-    stop_rule(dict(point.system), point.stop)
+    stop_rule(point.stop)
 
 
 def summarize(jobs: MalleableJobs, st: tuple, processors: int, warmup: int) -> dict[str, Any]:
@@ -134,7 +135,7 @@ def summarize(jobs: MalleableJobs, st: tuple, processors: int, warmup: int) -> d
 def simulate(point: Point, rng: np.random.Generator) -> Result:
     """One replication of ``point`` (module docstring)."""
     processors = _processors(point)
-    stop = stop_rule(dict(point.system), point.stop)
+    stop = stop_rule(point.stop)
     jobs = make_jobs(point.workload, processors, point.load, stop.target + stop.cap, rng)
     policy = POLICIES[point.policy["name"]]
     st = policy.run(jobs, processors, policy.make_params(point.policy), stop)
