@@ -120,6 +120,25 @@ def drop_started(start, queue, cnt):
 
 
 @njit(cache=True)
+def start_reserved(t, reserved, req, procs, start, queue, running, cnt):
+    """Start every waiting job whose reserved start is ``t``; return the next reserved start.
+
+    The reservation-based policies (conservative, slack) keep one planned start per
+    waiting job; at each timestamp the due ones start and the event loop wakes at the
+    earliest of the others.
+    """
+    wake = np.inf
+    for i in range(cnt[WAITING]):
+        j = queue[i]
+        if reserved[j] == t:
+            start_job(j, t, req, procs, start, running, cnt)
+        elif reserved[j] < wake:
+            wake = reserved[j]
+    drop_started(start, queue, cnt)
+    return wake
+
+
+@njit(cache=True)
 def start_heads(t, req, procs, start, queue, running, cnt):
     """Start queue heads in FCFS order while they fit now; returns how many started.
 

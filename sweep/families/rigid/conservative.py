@@ -48,15 +48,7 @@ def _pass(t, done, new, resv, booked, req, procs, start, queue, running, cnt, ti
         m = _core.add_interval(times, free, m, resv[j], resv[j] + req[j], -procs[j])
         if i >= old:
             booked[j] = resv[j]
-    wake = np.inf
-    for i in range(nq):
-        j = queue[i]
-        if resv[j] == t:
-            _core.start_job(j, t, req, procs, start, running, cnt)
-        elif resv[j] < wake:
-            wake = resv[j]
-    _core.drop_started(start, queue, cnt)
-    return wake
+    return _core.start_reserved(t, resv, req, procs, start, queue, running, cnt)
 
 
 @njit(cache=True)

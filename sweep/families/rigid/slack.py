@@ -248,14 +248,7 @@ def _slack(submit, run, req, procs, base, processors, sf, awt, a, heuristic):
                     req, procs, p, s0, s, a, heuristic)
             p[j], s0[j] = _priority_slack(base[j], min((te[j] - t) / (2.0 * awt), 1.0), sf, awt)
             s[j] = s0[j]  # SP recomputed once
-        wake = np.inf
-        for k in range(nq):
-            j = queue[k]
-            if te[j] == t:
-                _core.start_job(j, t, req, procs, start, running, cnt)
-            elif te[j] < wake:
-                wake = te[j]
-        _core.drop_started(start, queue, cnt)
+        wake = _core.start_reserved(t, te, req, procs, start, queue, running, cnt)
         t, done, new = _core.advance(wake, submit, run, procs, *state)
     return start
 
