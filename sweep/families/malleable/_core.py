@@ -122,20 +122,29 @@ def next_event(arrival, st):
     rem, acq, alloc, rate, depart, act, ist, fst, stall = st[0], st[1], st[2], st[3], st[4], st[5], st[6], \
         st[7], st[8]
     byacq, bat, tq = st[11], st[12], st[13]
+    nostall = fst[F_OVERHEAD] == 0.0  # then no job ever stalls (set_rates): loops without the test
     while True:
         if ist[I_DEP] >= ist[I_TARGET] or ist[I_SAT] != 0 or ist[I_MET] != 0:
             return DONE
         J, t = ist[I_J], fst[F_T]
         best, kb, stalled = np.inf, -1, False
-        for k in range(J):
-            j = act[k]
-            if stall[j] > t:
-                if stall[j] - t <= best:
-                    best, kb, stalled = stall[j] - t, k, True
-            elif rate[j] > 0.0:
-                d = max(rem[j], 0.0) / rate[j]
-                if d < best:
-                    best, kb, stalled = d, k, False
+        if nostall:
+            for k in range(J):
+                j = act[k]
+                if rate[j] > 0.0:
+                    d = max(rem[j], 0.0) / rate[j]
+                    if d < best:
+                        best, kb = d, k
+        else:
+            for k in range(J):
+                j = act[k]
+                if stall[j] > t:
+                    if stall[j] - t <= best:
+                        best, kb, stalled = stall[j] - t, k, True
+                elif rate[j] > 0.0:
+                    d = max(rem[j], 0.0) / rate[j]
+                    if d < best:
+                        best, kb, stalled = d, k, False
         nxt = ist[I_NEXT]
         t_arr = arrival[nxt] if nxt < arrival.size else np.inf
         t_dep = t + best
@@ -144,11 +153,17 @@ def next_event(arrival, st):
             return DONE
         dt = t_new - t
         if dt > 0.0:
-            for k in range(J):
-                j = act[k]
-                if stall[j] <= t:
+            if nostall:
+                for k in range(J):
+                    j = act[k]
                     rem[j] -= rate[j] * dt
-                acq[j] += alloc[j] * dt
+                    acq[j] += alloc[j] * dt
+            else:
+                for k in range(J):
+                    j = act[k]
+                    if stall[j] <= t:
+                        rem[j] -= rate[j] * dt
+                    acq[j] += alloc[j] * dt
             if ist[I_DEP] >= ist[I_WARM]:
                 cur = ist[I_NB]
                 bat[cur, B_AREA] += J * dt
@@ -214,7 +229,7 @@ def state(n: int, stop: Stop, overhead: float = 0.0) -> tuple:
 def set_rates(a, b, c, ncap, st):
     """Rates ``x/(a + b x + c x²)`` from the allocations; charge repartitionings; safety maxima."""
     alloc, rate, act, ist, fst, stall, last, nrep = st[2], st[3], st[5], st[6], st[7], st[8], st[9], st[10]
-    t, overhead, total = fst[F_T], fst[F_OVERHEAD], 0.0
+    t, overhead, total, over = fst[F_T], fst[F_OVERHEAD], 0.0, fst[F_MAX_OVER]
     for k in range(ist[I_J]):
         j = act[k]
         x = alloc[j]
@@ -231,7 +246,8 @@ def set_rates(a, b, c, ncap, st):
         else:
             rate[j] = 0.0
         total += x
-        fst[F_MAX_OVER] = max(fst[F_MAX_OVER], x - ncap[j])
+        over = max(over, x - ncap[j])
+    fst[F_MAX_OVER] = over
     fst[F_TOTAL] = total
     fst[F_MAX_TOTAL] = max(fst[F_MAX_TOTAL], total)
 
@@ -275,9 +291,8 @@ def equipartition(avail, caps, fractional, give, ks, flag, st):
         if caps[j] > 0.0:
             ks[m] = j
             m += 1
-    changed = True
-    while changed and m > 0:
-        changed = False
+    while m > 0:
+        changed, low = False, np.inf  # low: the least cap of the jobs kept in this pass
         i = 0
         while i < m:
             j = ks[i]
@@ -288,7 +303,10 @@ def equipartition(avail, caps, fractional, give, ks, flag, st):
                 ks[i] = ks[m]
                 changed = True
             else:
+                low = min(low, caps[j])
                 i += 1
+        if not changed or low * m > left:  # another pass would cap nobody
+            break
     if m == 0:
         return avail - left
     if fractional:
@@ -315,11 +333,14 @@ def equipartition(avail, caps, fractional, give, ks, flag, st):
 
 
 @njit(cache=True, inline="always")
-def two_phase(processors, first, second, fractional, give, more, ks, flag, st):
-    """Equipartition with caps ``first``, then what is left with caps ``second`` on top (§4.2)."""
+def two_phase(processors, first, second, fractional, give, more, ks, flag, st, phase2=True):
+    """Equipartition with caps ``first``, then what is left with caps ``second`` on top (§4.2).
+
+    ``phase2 = False`` says every ``second`` cap is zero (EQS): phase two would add nothing.
+    """
     act, J = st[5], st[6][I_J]
     used = equipartition(processors, first, fractional, give, ks, flag, st)
-    if used < processors:
+    if phase2 and used < processors:
         equipartition(processors - used, second, fractional, more, ks, flag, st)
         for k in range(J):
             give[act[k]] += more[act[k]]
@@ -384,16 +405,17 @@ def run_equipartition(arrival, a, b, c, ncap, first, second, processors, fractio
     n = arrival.size
     more, target, flag = np.zeros(n), np.zeros(n), np.zeros(n, np.int8)
     ks = np.empty(ist[I_CAP] + 1, np.int64)
+    phase2 = bool((second > 0.0).any())
     if period > 0.0:
         fst[F_SLICE] = period
     event = next_event(arrival, st)
     while event != DONE:
         if period <= 0.0 or event == SLICE:
-            two_phase(processors, first, second, fractional, alloc, more, ks, flag, st)
+            two_phase(processors, first, second, fractional, alloc, more, ks, flag, st, phase2)
             if event == SLICE:
                 fst[F_SLICE] += period
         else:
-            two_phase(processors, first, second, fractional, target, more, ks, flag, st)
+            two_phase(processors, first, second, fractional, target, more, ks, flag, st, phase2)
             between_periods(processors, event, target, st)
         set_rates(a, b, c, ncap, st)
         event = next_event(arrival, st)
