@@ -36,10 +36,6 @@ class Progress:
     def jobs_per_second(self) -> float:
         return self._work / max(time.perf_counter() - self._started, 1e-9)
 
-    @property
-    def work(self) -> int:
-        return self._work
-
     def close(self) -> None:
         self._bar.close()
 

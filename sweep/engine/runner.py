@@ -72,8 +72,8 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[xr.Datas
     records = list(done)
     if tasks:
         records += _execute(cfg, tasks, checkpoint, grid, done)
-    families = list({family_of(p.point.policy["name"]).name: family_of(p.point.policy["name"])
-                     for p in grid.points}.values())
+    by_name = {family.name: family for family in (family_of(p.point.policy["name"]) for p in grid.points)}
+    families = list(by_name.values())
     attrs = {"config": config_yaml, "sweep_version": sweep.__version__, "seed": int(cfg.seed)}
     dataset = build_dataset(grid, sorted(records, key=lambda r: r.key), families,
                             cfg.replications, attrs)

@@ -9,8 +9,6 @@ task returns the same record.
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,7 +43,6 @@ class Record:
     summary: dict[str, Any]
     jobs: dict[str, np.ndarray] | None
     work: int
-    seconds: float
     attrs: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -56,14 +53,12 @@ class Record:
 def run_task(task: Task) -> Record:
     """Run one task: the family's simulation, or its analytic model (``model=analytic``)."""
     family = family_of(task.point.policy["name"])
-    started = time.perf_counter()
     if task.point.model == "analytic":
         result = family.analytic(task.point) if family.analytic else None
         result = result or Result(summary={})  # no closed form: the variables stay NaN
     else:
         result = family.simulate(task.point, replication_rng(task.seed, task.stream, task.replication))
-    seconds = time.perf_counter() - started
-    return Record(task.index, task.replication, result.summary, result.jobs, result.work, seconds,
+    return Record(task.index, task.replication, result.summary, result.jobs, result.work,
                   dict(result.attrs))
 
 
@@ -88,7 +83,3 @@ class SimulationActor:
             except Exception as error:
                 raise TaskFailed(f"{_describe(task)}: {type(error).__name__}: {error}") from error
         return records
-
-    def pid(self) -> int:
-        """The worker's process id (tests kill workers by it)."""
-        return os.getpid()
