@@ -195,6 +195,8 @@ def validate_settings(cfg: DictConfig) -> None:
              f"stop.ci_target must be a relative half-width in [0, 1), got {ci_target!r}")
     _require(cfg.stop.max_jobs is None or (_is_int(cfg.stop.max_jobs) and cfg.stop.max_jobs >= 1),
              f"stop.max_jobs must be an integer >= 1 or null, got {cfg.stop.max_jobs!r}")
+    _require(isinstance(cfg.stop.control_variate, bool),
+             f"stop.control_variate must be true or false, got {cfg.stop.control_variate!r}")
     _require(cfg.model in MODELS, f"model must be one of {', '.join(MODELS)}, got {cfg.model!r}")
     _require(isinstance(cfg.record_jobs, bool), f"record_jobs must be true or false, got {cfg.record_jobs!r}")
     engine = cfg.engine

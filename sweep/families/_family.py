@@ -41,6 +41,8 @@ class StopRule:
     ``ci_target`` > 0 asks a family that supports it for sequential batch means:
     stop once the 90% confidence interval is within ``± ci_target`` of the mean,
     or after ``max_jobs`` measured jobs (DESIGN §6; 0 = a fixed run of ``jobs``).
+    ``control_variate`` asks it to estimate the mean with the jobs' service
+    demand (of known mean) as a control variate (:func:`sweep.stats.controlled_mean`).
     """
 
     jobs: int
@@ -48,6 +50,13 @@ class StopRule:
     max_in_system: int = 1_000_000
     ci_target: float = 0.0
     max_jobs: int | None = None
+    control_variate: bool = False
+
+    def require_fixed_length(self, family: str) -> None:
+        """Raise ValueError for the sequential options in a family that runs fixed lengths only."""
+        if self.ci_target or self.control_variate:
+            raise ValueError(f"stop.ci_target and stop.control_variate are not supported by the {family} "
+                             f"family (only malleable); got {self.ci_target!r} and {self.control_variate!r}")
 
 
 @dataclass(frozen=True)

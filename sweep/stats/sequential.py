@@ -3,8 +3,9 @@
 A kernel that cuts its output into batches can test, after each batch, whether
 the confidence interval is narrow enough or the output keeps growing (DESIGN
 §6), without returning to Python. These functions compute exactly what
-:func:`~sweep.stats.batch_means.ci_halfwidth` and
-:func:`~sweep.stats.batch_means.trend_pvalue` compute, the Student-t quantile
+:func:`~sweep.stats.batch_means.ci_halfwidth`,
+:func:`~sweep.stats.batch_means.trend_pvalue` and (with one control)
+:func:`~sweep.stats.batch_means.controlled_mean` compute, the Student-t quantile
 being passed in (``scipy.stats.t.ppf`` cannot be called from numba).
 """
 
@@ -15,7 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["mann_kendall_pvalue", "t_halfwidth"]
+__all__ = ["controlled_halfwidth", "mann_kendall_pvalue", "t_halfwidth"]
 
 
 @njit(cache=True)
@@ -29,6 +30,34 @@ def t_halfwidth(means: np.ndarray, quantile: float) -> float:
     for x in means:
         ss += (x - mean) ** 2
     return quantile * math.sqrt(ss / (k - 1)) / math.sqrt(k)
+
+
+@njit(cache=True)
+def controlled_halfwidth(means: np.ndarray, controls: np.ndarray, control_mean: float,
+                         quantile: float) -> tuple[float, float]:
+    """:func:`~sweep.stats.batch_means.controlled_mean` for one control: ``(â, quantile · se(â))``.
+
+    ``quantile`` is ``t_{k−2}``; with one control the least squares are closed
+    form: ``β̂ = S_XY / S_XX``, ``â = Ȳ − β̂ (X̄ − μ)``, ``se² = s² (1/k + (X̄ − μ)² / S_XX)``.
+    NaN below 4 batch means or when the controls do not vary.
+    """
+    k = means.size
+    if k < 4:
+        return np.nan, np.nan
+    ybar, xbar = means.mean(), controls.mean()
+    sxx, sxy = 0.0, 0.0
+    for i in range(k):
+        sxx += (controls[i] - xbar) ** 2
+        sxy += (controls[i] - xbar) * (means[i] - ybar)
+    if sxx == 0.0:
+        return np.nan, np.nan
+    beta = sxy / sxx
+    estimate = ybar - beta * (xbar - control_mean)
+    rss = 0.0
+    for i in range(k):
+        rss += (means[i] - ybar - beta * (controls[i] - xbar)) ** 2
+    se = math.sqrt(rss / (k - 2) * (1.0 / k + (xbar - control_mean) ** 2 / sxx))
+    return estimate, quantile * se
 
 
 @njit(cache=True)

@@ -11,7 +11,14 @@ from sweep.families import Point, StopRule
 from sweep.families.malleable import POLICIES, _core
 from sweep.families.malleable.simulate import BATCHES, simulate, stop_rule
 from sweep.families.malleable.workload import make_jobs
-from sweep.stats import ci_halfwidth, mann_kendall_pvalue, t_halfwidth, trend_pvalue
+from sweep.stats import (
+    ci_halfwidth,
+    controlled_halfwidth,
+    controlled_mean,
+    mann_kendall_pvalue,
+    t_halfwidth,
+    trend_pvalue,
+)
 
 MG1 = {"name": "mg1", "kind": "malleable", "parallelism": 128, "demand_mean": 1000.0,
        "demand_scv": 1.0, "demand_growth": "none", "demand_normalise": True,
@@ -20,8 +27,8 @@ SYSTEM = {"processors": 128}
 SHORT = StopRule(jobs=2000, warmup=0, ci_target=0.05, max_jobs=400_000)
 
 
-def point(load, stop=SHORT):
-    return Point(policy={"name": "eqs", "fractional": True}, workload=MG1, system=SYSTEM,
+def point(load, stop=SHORT, workload=MG1):
+    return Point(policy={"name": "eqs", "fractional": True}, workload=workload, system=SYSTEM,
                  load=load, stop=stop)
 
 
@@ -93,3 +100,31 @@ def test_a_stable_point_near_saturation_is_not_called_saturated(seed):
 def test_bad_stop_options_name_themselves(options, message):
     with pytest.raises(ValueError, match="^" + message):
         stop_rule(StopRule(jobs=2000, warmup=0, **options))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_compiled_controlled_halfwidth_equals_controlled_mean(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(4, 45))
+    controls = rng.normal(1000.0, 100.0, k)
+    means = 0.05 * controls + rng.normal(size=k)
+    estimate, halfwidth = controlled_halfwidth(means, controls, 1000.0, stats.t.ppf(0.95, k - 2))
+    assert (estimate, halfwidth) == pytest.approx(controlled_mean(means, controls, 1000.0), rel=1e-10)
+
+
+HEAVY = {**MG1, "demand_scv": 100.0}
+
+
+def test_the_demand_as_control_variate_halves_the_error_of_mg1_ps_with_heavy_tailed_demand():
+    """M/G/1-PS, Hyperexp2 demand with C = 10, ρ = 0.5: E[R] = W̄/(P(1 − ρ)) = 15.625 s whatever
+    the demand distribution; since E[R | W] = W/(P(1 − ρ)) is linear in W, most of the variance of
+    the batch means is the demand's and the control removes it. Over 12 fixed-length runs of
+    50,000 jobs the controlled estimates scatter less than 0.7 times as much as the plain ones
+    (0.43 measured with 16 runs of 100,000) and centre on the exact value."""
+    stop = StopRule(jobs=50_000, warmup=0, control_variate=True)
+    runs = [simulate(point(0.5, stop, HEAVY), np.random.default_rng(seed)).summary for seed in range(12)]
+    controlled = np.array([s["mean_response"] for s in runs])
+    direct = np.array([s["mean_response_direct"] for s in runs])
+    assert controlled.std(ddof=1) < 0.7 * direct.std(ddof=1)
+    assert abs(controlled.mean() - 15.625) < 0.04 * 15.625
+    assert all(s["ci_halfwidth"] < s["ci_halfwidth_direct"] for s in runs)

@@ -74,6 +74,7 @@ def validate(point: Point) -> None:
     _positive_int(point.stop.jobs, "stop.jobs", 1)
     _positive_int(point.stop.warmup, "stop.warmup", 0)
     _positive_int(point.stop.max_in_system, "stop.max_in_system", 1)
+    point.stop.require_fixed_length("dispatch")
     if point.model not in MODELS:
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {point.model!r}")
     workload = workload_of(point.workload)  # raises ValueError naming a bad workload option

@@ -21,14 +21,18 @@ jobs in the system in arrival order), ``ist``, ``fst`` (6, 7: integer and real
 scalars indexed by the ``I_*``/``F_*`` constants), ``stall, last, nrep`` (8–10:
 stall end, last positive allocation, allocation changes per job), ``byacq`` (11:
 the jobs in the system ordered by acquired service, kept between events), ``bat``
-(12, batch sums) and ``tq`` (13, Student-t quantiles).
+(12, batch sums), ``tq`` (13, Student-t quantiles) and ``work`` (14, the jobs'
+service demands, the control variate).
 
 Statistics (DESIGN §6): after ``warmup`` departures, departures are cut into
 batches of ``blen``; batch 0 is discarded, batches 1..k measured: per batch the
 sum of response times, the area under the number in system, the processor-
-seconds allocated and the duration. After each batch with ``k ≥ B`` measured,
-the 90% CI half-width of the response batch means is checked against
-``rel·mean`` (met: stop). At ``2B + 2`` batches a growing number in system
+seconds allocated, the duration and the sum of the departed jobs' demands.
+After each batch with ``k ≥ B`` measured, the 90% CI half-width of the
+response batch means is checked against ``rel·mean`` (met: stop); with a known
+mean demand ``F_CTL`` (not NaN) the mean and its interval are the control-
+variate ones, the batch means of the demand being the control
+(:func:`sweep.stats.sequential.controlled_halfwidth`). At ``2B + 2`` batches a growing number in system
 (:func:`growing`: Mann–Kendall) marks the point saturated (``ist[I_SAT] = 2``)
 and stops it; otherwise adjacent pairs merge (``blen`` doubles), so the trend
 is tested once per doubling of the run, on ever longer batches. The run also stops after ``target``
@@ -43,31 +47,34 @@ import numpy as np
 from numba import njit
 from scipy import stats
 
-from sweep.stats.sequential import mann_kendall_pvalue, t_halfwidth
+from sweep.stats.sequential import controlled_halfwidth, mann_kendall_pvalue, t_halfwidth
 
 # ist
 (I_J, I_NEXT, I_DEP, I_EVENTS, I_SAT, I_TARGET, I_WARM, I_CAP, I_NB, I_BLEN, I_BCNT, I_B,
  I_MET, I_NORD) = range(14)
 # fst
 (F_T, F_SLICE, F_BUSY, F_START, F_TOTAL, F_MAX_TOTAL, F_MAX_OVER, F_AREA, F_OVERHEAD, F_REL,
- F_SAT_P) = range(11)
+ F_SAT_P, F_CTL) = range(12)
 # bat columns
-B_RESP, B_AREA, B_BUSY, B_TIME = range(4)
+B_RESP, B_AREA, B_BUSY, B_TIME, B_WORK = range(5)
 # next_event's answers besides an arriving job's index
 DONE, DEPARTURE, SLICE = -3, -2, -1
 
 
 @njit(cache=True)
-def new_state(n, warmup, target, cap, blen, batches, rel, sat_p, tq, overhead):
-    """Empty system at time 0 for ``n`` pre-drawn jobs (module docstring)."""
+def new_state(work, warmup, target, cap, blen, batches, rel, sat_p, control_mean, tq, overhead):
+    """Empty system at time 0 for the pre-drawn jobs of demands ``work`` (module docstring)."""
+    n = work.size
     ist = np.zeros(14, np.int64)
     ist[I_TARGET], ist[I_WARM], ist[I_CAP] = target, warmup, cap
     ist[I_BLEN], ist[I_B] = blen, batches
-    fst = np.zeros(11)
+    fst = np.zeros(12)
     fst[F_SLICE], fst[F_OVERHEAD], fst[F_REL], fst[F_SAT_P] = np.inf, overhead, rel, sat_p
+    fst[F_CTL] = control_mean
     return (np.ones(n), np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.nan),
             np.empty(cap + 1, np.int64), ist, fst, np.zeros(n), np.zeros(n),
-            np.zeros(n, np.int64), np.empty(cap + 1, np.int64), np.zeros((2 * batches + 2, 4)), tq)
+            np.zeros(n, np.int64), np.empty(cap + 1, np.int64), np.zeros((2 * batches + 2, 5)), tq,
+            work)
 
 
 @njit(cache=True)
@@ -97,9 +104,13 @@ def _close_batch(ist, fst, bat, tq):
     ist[I_NB] += 1
     ist[I_BCNT] = 0
     k, blen = ist[I_NB] - 1, ist[I_BLEN]
-    if k >= ist[I_B]:
+    if k >= ist[I_B] and fst[F_REL] > 0.0:
         means = bat[1:k + 1, B_RESP] / blen
-        if fst[F_REL] > 0.0 and t_halfwidth(means, tq[k]) <= fst[F_REL] * means.mean():
+        if np.isnan(fst[F_CTL]):
+            mean, halfwidth = means.mean(), t_halfwidth(means, tq[k])
+        else:
+            mean, halfwidth = controlled_halfwidth(means, bat[1:k + 1, B_WORK] / blen, fst[F_CTL], tq[k - 1])
+        if halfwidth <= fst[F_REL] * mean:
             ist[I_MET] = 1
             return
     if ist[I_NB] == bat.shape[0]:
@@ -121,7 +132,7 @@ def next_event(arrival, st):
     """
     rem, acq, alloc, rate, depart, act, ist, fst, stall = st[0], st[1], st[2], st[3], st[4], st[5], st[6], \
         st[7], st[8]
-    byacq, bat, tq = st[11], st[12], st[13]
+    byacq, bat, tq, work = st[11], st[12], st[13], st[14]
     nostall = fst[F_OVERHEAD] == 0.0  # then no job ever stalls (set_rates): loops without the test
     while True:
         if ist[I_DEP] >= ist[I_TARGET] or ist[I_SAT] != 0 or ist[I_MET] != 0:
@@ -188,6 +199,7 @@ def next_event(arrival, st):
             ist[I_NORD] = n - 1
             if ist[I_DEP] >= ist[I_WARM]:
                 bat[ist[I_NB], B_RESP] += t_new - arrival[j]
+                bat[ist[I_NB], B_WORK] += work[j]
                 ist[I_BCNT] += 1
                 if ist[I_BCNT] == ist[I_BLEN]:
                     _close_batch(ist, fst, bat, tq)
@@ -215,14 +227,15 @@ class Stop(NamedTuple):
     batches: int = 20
     rel: float = 0.0
     sat_p: float = 1e-3
+    control_mean: float = np.nan  # E[W] of the workload: the control variate's known mean; NaN: none
 
 
-def state(n: int, stop: Stop, overhead: float = 0.0) -> tuple:
-    """A fresh :func:`new_state` for ``n`` jobs; the t quantiles of the 90% CI for 1..2B+1 batches."""
+def state(work: np.ndarray, stop: Stop, overhead: float = 0.0) -> tuple:
+    """A fresh :func:`new_state` for jobs of demands ``work``; the 90% t quantiles for 1..2B+1 batches."""
     k = np.arange(2 * stop.batches + 2)
     tq = np.where(k >= 2, stats.t.ppf(0.95, np.maximum(k - 1, 1)), np.nan)
-    return new_state(n, stop.warmup, stop.target, stop.cap, stop.blen, stop.batches,
-                     float(stop.rel), float(stop.sat_p), tq, float(overhead))
+    return new_state(work, stop.warmup, stop.target, stop.cap, stop.blen, stop.batches,
+                     float(stop.rel), float(stop.sat_p), float(stop.control_mean), tq, float(overhead))
 
 
 @njit(cache=True, inline="always")

@@ -42,8 +42,8 @@ from sweep.families.malleable.overheads import draw_delta, draw_eq13, hyperexp2,
 from sweep.workloads.distributions import Hyperexp2
 from sweep.workloads.speedup import Eq2, Eq5, Eq8, Linear, Speedup, beta_prime_at_max
 
-__all__ = ["NASA_IPSC", "PARALLELISM", "BoundedGeometric", "MalleableJobs", "make_jobs", "mean_demand",
-           "validate_workload"]
+__all__ = ["NASA_IPSC", "PARALLELISM", "BoundedGeometric", "MalleableJobs", "expected_work", "make_jobs",
+           "mean_demand", "validate_workload"]
 
 
 @dataclass(frozen=True)
@@ -248,6 +248,22 @@ def _nasa_ipsc(parallelism: BoundedGeometric, mean_work: float) -> tuple[np.ndar
 def mean_demand(cfg: Mapping[str, Any]) -> float:
     """``W̄``, the demand that defines the offered load ``ρ = λW̄/P`` (§4.1)."""
     return float(cfg["demand_mean"])
+
+
+def expected_work(cfg: Mapping[str, Any]) -> float:
+    """``E[W]``, the exact mean service demand of the jobs :func:`make_jobs` draws.
+
+    ``W̄`` whenever the demand is normalised (the default, per-size tables, one
+    ``N`` for all); with the literal multiplier ``n^k / E[N]^k`` it is
+    ``W̄ E[N^k] / E[N]^k``. The known mean that makes the demand a control
+    variate (:func:`sweep.stats.controlled_mean`).
+    """
+    parallelism = _parallelism(cfg)
+    if cfg["demand_growth"] == "nasa_ipsc" or cfg["demand_normalise"] or \
+            not isinstance(parallelism, BoundedGeometric):
+        return mean_demand(cfg)
+    k = _GROWTH[cfg["demand_growth"]]
+    return mean_demand(cfg) * parallelism.moment(k) / parallelism.moment(1) ** k
 
 
 def make_jobs(cfg: Mapping[str, Any], processors: int, load: float, count: int,

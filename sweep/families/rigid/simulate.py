@@ -100,6 +100,7 @@ def validate(point: Point) -> None:
     if name not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(sorted(POLICIES))}, got {name!r}")
     POLICIES[name].make_params(point.policy)
+    point.stop.require_fixed_length("rigid")
     load_jobs(point)
 
 
