@@ -29,7 +29,8 @@ batches of ``blen``; batch 0 is discarded, batches 1..k measured: per batch the
 sum of response times, the area under the number in system, the processor-
 seconds allocated, the duration and the sum of the departed jobs' demands.
 After each batch with ``k ≥ B`` measured, the 90% CI half-width of the
-response batch means is checked against ``rel·mean`` (met: stop); with a known
+response batch means is checked against ``rel·mean`` (met: stop, unless the number in system grows across the
+batches, :func:`growing`: then saturated); with a known
 mean demand ``F_CTL`` (not NaN) the mean and its interval are the control-
 variate ones, the batch means of the demand being the control
 (:func:`sweep.stats.sequential.controlled_halfwidth`). At ``2B + 2`` batches a growing number in system
@@ -99,8 +100,9 @@ def growing(number, sat_p, jobs):
 
 @njit(cache=True)
 def _close_batch(ist, fst, bat, tq):
-    """A batch is complete: check the CI target (``I_MET``); at ``2B + 2`` batches test for growth
-    (``I_SAT = 2``), then merge adjacent pairs (the batch length doubles)."""
+    """A batch is complete: check the CI target (``I_MET``, unless the number in system grows:
+    ``I_SAT = 2``); at ``2B + 2`` batches test for growth, then merge adjacent pairs (the batch
+    length doubles)."""
     ist[I_NB] += 1
     ist[I_BCNT] = 0
     k, blen = ist[I_NB] - 1, ist[I_BLEN]
@@ -111,7 +113,10 @@ def _close_batch(ist, fst, bat, tq):
         else:
             mean, halfwidth = controlled_halfwidth(means, bat[1:k + 1, B_WORK] / blen, fst[F_CTL], tq[k - 1])
         if halfwidth <= fst[F_REL] * mean:
-            ist[I_MET] = 1
+            if growing(bat[1:k + 1, B_AREA] / bat[1:k + 1, B_TIME], fst[F_SAT_P], k * blen):
+                ist[I_SAT] = 2  # a narrow interval around a mean that keeps growing
+            else:
+                ist[I_MET] = 1
             return
     if ist[I_NB] == bat.shape[0]:
         if growing(bat[1:k + 1, B_AREA] / bat[1:k + 1, B_TIME], fst[F_SAT_P], k * blen):
