@@ -111,6 +111,7 @@ def _close_batch(ist, fst, bat, tq):
         if np.isnan(fst[F_CTL]):
             mean, halfwidth = means.mean(), t_halfwidth(means, tq[k])
         else:
+            # one control costs a degree of freedom: t_{k-2} = tq[k - 1]
             mean, halfwidth = controlled_halfwidth(means, bat[1:k + 1, B_WORK] / blen, fst[F_CTL], tq[k - 1])
         if halfwidth <= fst[F_REL] * mean:
             if growing(bat[1:k + 1, B_AREA] / bat[1:k + 1, B_TIME], fst[F_SAT_P], k * blen):
