@@ -22,6 +22,8 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
+from sweep.families import control_names
+
 #: Config groups whose options a grid axis may list by name.
 GROUPS = ("policy", "workload", "system", "experiment")
 #: Top-level keys sweep itself owns (everything else comes from the groups).
@@ -195,8 +197,11 @@ def validate_settings(cfg: DictConfig) -> None:
              f"stop.ci_target must be a relative half-width in [0, 1), got {ci_target!r}")
     _require(cfg.stop.max_jobs is None or (_is_int(cfg.stop.max_jobs) and cfg.stop.max_jobs >= 1),
              f"stop.max_jobs must be an integer >= 1 or null, got {cfg.stop.max_jobs!r}")
-    _require(isinstance(cfg.stop.control_variate, bool),
-             f"stop.control_variate must be true or false, got {cfg.stop.control_variate!r}")
+    try:
+        control_names(OmegaConf.to_object(cfg.stop.control_variate) if OmegaConf.is_config(
+            cfg.stop.control_variate) else cfg.stop.control_variate)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
     _require(cfg.model in MODELS, f"model must be one of {', '.join(MODELS)}, got {cfg.model!r}")
     _require(isinstance(cfg.record_jobs, bool), f"record_jobs must be true or false, got {cfg.record_jobs!r}")
     engine = cfg.engine

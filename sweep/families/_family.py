@@ -32,6 +32,17 @@ class Variable:
     dtype: str = "float64"
 
 
+def control_names(value: Any) -> tuple[str, ...]:
+    """``stop.control_variate`` as a tuple of names: ``false``/``null`` none, a name, or a list of names."""
+    if value is False or value is None:
+        return ()
+    names = (value,) if isinstance(value, str) else value
+    if not isinstance(names, list | tuple) or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"stop.control_variate must be false, a control's name or a list of names, "
+                         f"got {value!r}")
+    return tuple(names)
+
+
 @dataclass(frozen=True)
 class StopRule:
     """When a replication ends: ``jobs`` measured after ``warmup`` discarded ones.
@@ -41,8 +52,10 @@ class StopRule:
     ``ci_target`` > 0 asks a family that supports it for sequential batch means:
     stop once the 90% confidence interval is within ``± ci_target`` of the mean,
     or after ``max_jobs`` measured jobs (DESIGN §6; 0 = a fixed run of ``jobs``).
-    ``control_variate`` asks it to estimate the mean with the jobs' service
-    demand (of known mean) as a control variate (:func:`sweep.stats.controlled_mean`).
+    ``control_variate`` names the control variates (values of known mean, such
+    as the jobs' service demand) with which such a family estimates the mean
+    (:func:`sweep.stats.controlled_mean`): ``false`` (none), a name, or a list of
+    names; stored as a tuple.
     """
 
     jobs: int
@@ -50,7 +63,10 @@ class StopRule:
     max_in_system: int = 1_000_000
     ci_target: float = 0.0
     max_jobs: int | None = None
-    control_variate: bool = False
+    control_variate: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "control_variate", control_names(self.control_variate))
 
     def require_fixed_length(self, family: str) -> None:
         """Raise ValueError for the sequential options in a family that runs fixed lengths only."""

@@ -33,31 +33,33 @@ def t_halfwidth(means: np.ndarray, quantile: float) -> float:
 
 
 @njit(cache=True)
-def controlled_halfwidth(means: np.ndarray, controls: np.ndarray, control_mean: float,
+def controlled_halfwidth(means: np.ndarray, controls: np.ndarray, control_means: np.ndarray,
                          quantile: float) -> tuple[float, float]:
-    """:func:`~sweep.stats.batch_means.controlled_mean` for one control: ``(â, quantile · se(â))``.
+    """:func:`~sweep.stats.batch_means.controlled_mean`: ``(â, quantile · se(â))``.
 
-    ``quantile`` is ``t_{k−2}``; with one control the least squares are closed
-    form: ``β̂ = S_XY / S_XX``, ``â = Ȳ − β̂ (X̄ − μ)``, ``se² = s² (1/k + (X̄ − μ)² / S_XX)``.
-    NaN below 4 batch means or when the controls do not vary.
+    ``controls`` has shape ``(k, q)``, ``control_means`` ``(q,)``; ``quantile``
+    is ``t_{k−1−q}``. The least squares by the normal equations of the design
+    ``Z = [1, X − μ]``: ``â`` the intercept, ``se² = s² [(ZᵀZ)⁻¹]₀₀``. NaN below
+    ``q + 3`` batch means or when the controls are (nearly) collinear or constant.
     """
-    k = means.size
-    if k < 4:
+    k, q = controls.shape
+    if k < q + 3:
         return np.nan, np.nan
-    ybar, xbar = means.mean(), controls.mean()
-    sxx, sxy = 0.0, 0.0
+    design = np.ones((k, q + 1))
     for i in range(k):
-        sxx += (controls[i] - xbar) ** 2
-        sxy += (controls[i] - xbar) * (means[i] - ybar)
-    if sxx == 0.0:
+        for c in range(q):
+            design[i, c + 1] = controls[i, c] - control_means[c]
+    gram = design.T @ design
+    scale = 1.0
+    for c in range(q + 1):
+        scale *= gram[c, c]
+    if not np.linalg.det(gram) > 1e-12 * scale:  # Hadamard: det ≤ Π diag, equality when orthogonal
         return np.nan, np.nan
-    beta = sxy / sxx
-    estimate = ybar - beta * (xbar - control_mean)
-    rss = 0.0
-    for i in range(k):
-        rss += (means[i] - ybar - beta * (controls[i] - xbar)) ** 2
-    se = math.sqrt(rss / (k - 2) * (1.0 / k + (xbar - control_mean) ** 2 / sxx))
-    return estimate, quantile * se
+    inverse = np.linalg.inv(gram)
+    coef = inverse @ (design.T @ means)
+    residual = means - design @ coef
+    se = math.sqrt(residual @ residual / (k - 1 - q) * inverse[0, 0])
+    return coef[0], quantile * se
 
 
 @njit(cache=True)

@@ -105,13 +105,13 @@ def test_load_at_or_above_one_is_marked_saturated_not_hung(tmp_path):
 @pytest.mark.parametrize(("option", "name"), [("stop.ci_target=1.5", "stop.ci_target"),
                                               ("stop.max_jobs=-3", "stop.max_jobs"),
                                               ("stop.jobs=0", "stop.jobs"),
-                                              ("stop.control_variate=maybe", "stop.control_variate")])
+                                              ("stop.control_variate=true", "stop.control_variate")])
 def test_bad_stop_rule(capsys, option, name):
     assert name in _error_line(capsys, [option])
 
 
 @pytest.mark.parametrize("args", [["stop.ci_target=0.05", "stop.max_jobs=100000"],
-                                  ["stop.control_variate=true"],
+                                  ["stop.control_variate=demand"],
                                   ["experiment=tf99_table1", "stop.ci_target=0.05"]])
 def test_sequential_stop_options_are_refused_where_a_family_ignores_them(capsys, args):
     """The dispatch and rigid families run fixed lengths: a CI target there is an error, not dropped."""

@@ -38,10 +38,10 @@ def _workload(name: str, scv: float | None = None) -> dict:
 
 @functools.cache
 def measure(workload: str, policy: str, load: float, jobs: int = 40_000, scv: float | None = None,
-            overhead: float = 0.0, period: float | None = None, control: bool = False) -> dict:
+            overhead: float = 0.0, period: float | None = None, control: str | bool = False) -> dict:
     """One fixed-length run (``jobs`` measured after one discarded batch), seed fixed per workload/load.
 
-    ``control``: the mean is the control-variate estimate, the jobs' demand the control.
+    ``control``: the control variates (``stop.control_variate``) of the mean's estimate.
     """
     options: dict = {"name": policy, "repartition_overhead": overhead}
     if period is not None:
@@ -84,7 +84,7 @@ def test_fig5_fb_pws_competitive_with_eqs_at_cw_30_too():
     reconstruction reported it as a disagreement with the paper).
     """
     for load in (0.5, 0.9):
-        assert 0.85 < ratio("cv96_fig5", "fb_pws", load, jobs=200_000, scv=900.0, control=True) < 1.15
+        assert 0.85 < ratio("cv96_fig5", "fb_pws", load, jobs=200_000, scv=900.0, control="demand") < 1.15
 
 
 # §4.1, Figures 6–7; §4.2, EQS-PWS = EQS there ------------------------------------------------

@@ -102,14 +102,36 @@ def test_bad_stop_options_name_themselves(options, message):
         stop_rule(StopRule(jobs=2000, warmup=0, **options))
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_compiled_controlled_halfwidth_equals_controlled_mean(seed):
+@pytest.mark.parametrize(("seed", "q"), [(seed, q) for seed in range(4) for q in (1, 2, 3)])
+def test_compiled_controlled_halfwidth_equals_controlled_mean(seed, q):
     rng = np.random.default_rng(seed)
-    k = int(rng.integers(4, 45))
-    controls = rng.normal(1000.0, 100.0, k)
-    means = 0.05 * controls + rng.normal(size=k)
-    estimate, halfwidth = controlled_halfwidth(means, controls, 1000.0, stats.t.ppf(0.95, k - 2))
-    assert (estimate, halfwidth) == pytest.approx(controlled_mean(means, controls, 1000.0), rel=1e-10)
+    k = int(rng.integers(q + 3, 45))
+    controls = rng.normal(1000.0, 100.0, (k, q))
+    means = controls @ rng.normal(0.05, 0.02, q) + rng.normal(size=k)
+    known = np.full(q, 1000.0)
+    estimate, halfwidth = controlled_halfwidth(means, controls, known, stats.t.ppf(0.95, k - 1 - q))
+    assert (estimate, halfwidth) == pytest.approx(controlled_mean(means, controls, known), rel=1e-9)
+
+
+def test_compiled_controlled_halfwidth_is_nan_for_a_constant_or_repeated_control():
+    rng = np.random.default_rng(0)
+    means, control = rng.normal(size=20), rng.normal(size=20)
+    for controls in (np.full((20, 1), 3.0), np.column_stack([control, 2.0 * control])):
+        estimate, halfwidth = controlled_halfwidth(means, controls, np.zeros(controls.shape[1]), 1.7)
+        assert np.isnan(estimate) and np.isnan(halfwidth)
+
+
+@pytest.mark.parametrize(("value", "names"), [(False, ()), (None, ()), ("demand", ("demand",)),
+                                              (["demand", "processor_sharing"],
+                                               ("demand", "processor_sharing"))])
+def test_stop_control_variate_is_a_tuple_of_names(value, names):
+    assert StopRule(jobs=100, warmup=0, control_variate=value).control_variate == names
+
+
+@pytest.mark.parametrize("value", [True, 3, ["demand", 2]])
+def test_stop_control_variate_refuses_what_is_not_names(value):
+    with pytest.raises(ValueError, match="^stop.control_variate must be false, a control's name or a list"):
+        StopRule(jobs=100, warmup=0, control_variate=value)
 
 
 HEAVY = {**MG1, "demand_scv": 100.0}
@@ -121,7 +143,7 @@ def test_the_demand_as_control_variate_halves_the_error_of_mg1_ps_with_heavy_tai
     the batch means is the demand's and the control removes it. Over 12 fixed-length runs of
     50,000 jobs the controlled estimates scatter less than 0.7 times as much as the plain ones
     (0.43 measured with 16 runs of 100,000) and centre on the exact value."""
-    stop = StopRule(jobs=50_000, warmup=0, control_variate=True)
+    stop = StopRule(jobs=50_000, warmup=0, control_variate="demand")
     runs = [simulate(point(0.5, stop, HEAVY), np.random.default_rng(seed)).summary for seed in range(12)]
     controlled = np.array([s["mean_response"] for s in runs])
     direct = np.array([s["mean_response_direct"] for s in runs])

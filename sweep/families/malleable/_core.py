@@ -21,18 +21,18 @@ jobs in the system in arrival order), ``ist``, ``fst`` (6, 7: integer and real
 scalars indexed by the ``I_*``/``F_*`` constants), ``stall, last, nrep`` (8–10:
 stall end, last positive allocation, allocation changes per job), ``byacq`` (11:
 the jobs in the system ordered by acquired service, kept between events), ``bat``
-(12, batch sums), ``tq`` (13, Student-t quantiles) and ``work`` (14, the jobs'
-service demands, the control variate).
+(12, batch sums), ``tq`` (13, Student-t quantiles), ``controls`` (14, per job the
+values of the ``q`` control variates, shape ``(n, q)``) and ``control_means``
+(15, their known means, :mod:`~sweep.families.malleable.controls`).
 
 Statistics (DESIGN §6): after ``warmup`` departures, departures are cut into
 batches of ``blen``; batch 0 is discarded, batches 1..k measured: per batch the
 sum of response times, the area under the number in system, the processor-
-seconds allocated, the duration and the sum of the departed jobs' demands.
+seconds allocated, the duration and the sums of the departed jobs' controls.
 After each batch with ``k ≥ B`` measured, the 90% CI half-width of the
 response batch means is checked against ``rel·mean`` (met: stop, unless the number in system grows across the
-batches, :func:`growing`: then saturated); with a known
-mean demand ``F_CTL`` (not NaN) the mean and its interval are the control-
-variate ones, the batch means of the demand being the control
+batches, :func:`growing`: then saturated); with ``q > 0`` controls the mean and
+its interval are the control-variate ones
 (:func:`sweep.stats.sequential.controlled_halfwidth`). At ``2B + 2`` batches a growing number in system
 (:func:`growing`: Mann–Kendall) marks the point saturated (``ist[I_SAT] = 2``)
 and stops it; otherwise adjacent pairs merge (``blen`` doubles), so the trend
@@ -55,27 +55,26 @@ from sweep.stats.sequential import controlled_halfwidth, mann_kendall_pvalue, t_
  I_MET, I_NORD) = range(14)
 # fst
 (F_T, F_SLICE, F_BUSY, F_START, F_TOTAL, F_MAX_TOTAL, F_MAX_OVER, F_AREA, F_OVERHEAD, F_REL,
- F_SAT_P, F_CTL) = range(12)
-# bat columns
-B_RESP, B_AREA, B_BUSY, B_TIME, B_WORK = range(5)
+ F_SAT_P) = range(11)
+# bat columns: B_CTL + i is control i
+B_RESP, B_AREA, B_BUSY, B_TIME, B_CTL = range(5)
 # next_event's answers besides an arriving job's index
 DONE, DEPARTURE, SLICE = -3, -2, -1
 
 
 @njit(cache=True)
-def new_state(work, warmup, target, cap, blen, batches, rel, sat_p, control_mean, tq, overhead):
-    """Empty system at time 0 for the pre-drawn jobs of demands ``work`` (module docstring)."""
-    n = work.size
+def new_state(controls, control_means, warmup, target, cap, blen, batches, rel, sat_p, tq, overhead):
+    """Empty system at time 0 for the ``n`` pre-drawn jobs of ``controls`` (shape ``(n, q)``)."""
+    n = controls.shape[0]
     ist = np.zeros(14, np.int64)
     ist[I_TARGET], ist[I_WARM], ist[I_CAP] = target, warmup, cap
     ist[I_BLEN], ist[I_B] = blen, batches
-    fst = np.zeros(12)
+    fst = np.zeros(11)
     fst[F_SLICE], fst[F_OVERHEAD], fst[F_REL], fst[F_SAT_P] = np.inf, overhead, rel, sat_p
-    fst[F_CTL] = control_mean
     return (np.ones(n), np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.nan),
             np.empty(cap + 1, np.int64), ist, fst, np.zeros(n), np.zeros(n),
-            np.zeros(n, np.int64), np.empty(cap + 1, np.int64), np.zeros((2 * batches + 2, 5)), tq,
-            work)
+            np.zeros(n, np.int64), np.empty(cap + 1, np.int64),
+            np.zeros((2 * batches + 2, B_CTL + controls.shape[1])), tq, controls, control_means)
 
 
 @njit(cache=True)
@@ -99,7 +98,7 @@ def growing(number, sat_p, jobs):
 
 
 @njit(cache=True)
-def _close_batch(ist, fst, bat, tq):
+def _close_batch(ist, fst, bat, tq, control_means):
     """A batch is complete: check the CI target (``I_MET``, unless the number in system grows:
     ``I_SAT = 2``); at ``2B + 2`` batches test for growth, then merge adjacent pairs (the batch
     length doubles)."""
@@ -108,11 +107,13 @@ def _close_batch(ist, fst, bat, tq):
     k, blen = ist[I_NB] - 1, ist[I_BLEN]
     if k >= ist[I_B] and fst[F_REL] > 0.0:
         means = bat[1:k + 1, B_RESP] / blen
-        if np.isnan(fst[F_CTL]):
+        q = control_means.size
+        if q == 0:
             mean, halfwidth = means.mean(), t_halfwidth(means, tq[k])
         else:
-            # one control costs a degree of freedom: t_{k-2} = tq[k - 1]
-            mean, halfwidth = controlled_halfwidth(means, bat[1:k + 1, B_WORK] / blen, fst[F_CTL], tq[k - 1])
+            # each control costs a degree of freedom: t_{k-1-q} = tq[k - q]
+            controls = bat[1:k + 1, B_CTL:] / blen
+            mean, halfwidth = controlled_halfwidth(means, controls, control_means, tq[k - q])
         if halfwidth <= fst[F_REL] * mean:
             if growing(bat[1:k + 1, B_AREA] / bat[1:k + 1, B_TIME], fst[F_SAT_P], k * blen):
                 ist[I_SAT] = 2  # a narrow interval around a mean that keeps growing
@@ -138,7 +139,7 @@ def next_event(arrival, st):
     """
     rem, acq, alloc, rate, depart, act, ist, fst, stall = st[0], st[1], st[2], st[3], st[4], st[5], st[6], \
         st[7], st[8]
-    byacq, bat, tq, work = st[11], st[12], st[13], st[14]
+    byacq, bat, tq, controls, control_means = st[11], st[12], st[13], st[14], st[15]
     nostall = fst[F_OVERHEAD] == 0.0  # then no job ever stalls (set_rates): loops without the test
     while True:
         if ist[I_DEP] >= ist[I_TARGET] or ist[I_SAT] != 0 or ist[I_MET] != 0:
@@ -205,10 +206,11 @@ def next_event(arrival, st):
             ist[I_NORD] = n - 1
             if ist[I_DEP] >= ist[I_WARM]:
                 bat[ist[I_NB], B_RESP] += t_new - arrival[j]
-                bat[ist[I_NB], B_WORK] += work[j]
+                for i in range(control_means.size):
+                    bat[ist[I_NB], B_CTL + i] += controls[j, i]
                 ist[I_BCNT] += 1
                 if ist[I_BCNT] == ist[I_BLEN]:
-                    _close_batch(ist, fst, bat, tq)
+                    _close_batch(ist, fst, bat, tq, control_means)
             ist[I_DEP] += 1
             return DEPARTURE
         if t_arr <= fst[F_SLICE]:
@@ -233,15 +235,20 @@ class Stop(NamedTuple):
     batches: int = 20
     rel: float = 0.0
     sat_p: float = 1e-3
-    control_mean: float = np.nan  # E[W] of the workload: the control variate's known mean; NaN: none
+    controls: np.ndarray | None = None  # per job (n, q): the control variates; None: none
+    control_means: np.ndarray | None = None  # (q,): their known means
 
 
-def state(work: np.ndarray, stop: Stop, overhead: float = 0.0) -> tuple:
-    """A fresh :func:`new_state` for jobs of demands ``work``; the 90% t quantiles for 1..2B+1 batches."""
+def state(jobs: int, stop: Stop, overhead: float = 0.0) -> tuple:
+    """A fresh :func:`new_state` for ``jobs`` jobs; the 90% t quantiles for 1..2B+1 batches."""
     k = np.arange(2 * stop.batches + 2)
     tq = np.where(k >= 2, stats.t.ppf(0.95, np.maximum(k - 1, 1)), np.nan)
-    return new_state(work, stop.warmup, stop.target, stop.cap, stop.blen, stop.batches,
-                     float(stop.rel), float(stop.sat_p), float(stop.control_mean), tq, float(overhead))
+    controls = np.empty((jobs, 0)) if stop.controls is None else np.ascontiguousarray(stop.controls)
+    means = np.empty(0) if stop.control_means is None else np.asarray(stop.control_means, np.float64)
+    if controls.shape != (jobs, means.size):
+        raise ValueError(f"stop.controls must have shape ({jobs}, {means.size}), got {controls.shape}")
+    return new_state(controls, means, stop.warmup, stop.target, stop.cap, stop.blen, stop.batches,
+                     float(stop.rel), float(stop.sat_p), tq, float(overhead))
 
 
 @njit(cache=True, inline="always")

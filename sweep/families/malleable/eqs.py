@@ -37,7 +37,7 @@ def run_two_phase(jobs: MalleableJobs, processors: int, params: Shares, stop: _c
     """
     n = caps(jobs, processors)
     one = n if first is None else np.minimum(first, n).astype(np.float64)
-    st = _core.state(jobs.work, stop, params.repartition_overhead)
+    st = _core.state(len(jobs), stop, params.repartition_overhead)
     return _core.run_equipartition(jobs.arrival, jobs.a, jobs.b, jobs.c, n, one, n - one,
                                    float(processors), params.fractional,
                                    float(params.repartition_period), st)

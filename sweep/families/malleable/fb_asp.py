@@ -34,7 +34,7 @@ def _run(arrival, a, b, c, ncap, processors, quantum, st):
 
 def run(jobs: MalleableJobs, processors: int, params: Quantum, stop: _core.Stop) -> Outcome:
     """Simulate FB-ASP; see :mod:`sweep.families.malleable._core`."""
-    st = _core.state(jobs.work, stop, params.repartition_overhead)
+    st = _core.state(len(jobs), stop, params.repartition_overhead)
     return _run(jobs.arrival, jobs.a, jobs.b, jobs.c, caps(jobs, processors), float(processors),
                 float(params.quantum), st)
 

@@ -40,7 +40,7 @@ def _run(arrival, a, b, c, ncap, pws, processors, quantum, st):
 
 def run(jobs: MalleableJobs, processors: int, params: Quantum, stop: _core.Stop) -> Outcome:
     """Simulate FB-PWS; see :mod:`sweep.families.malleable._core`."""
-    st = _core.state(jobs.work, stop, params.repartition_overhead)
+    st = _core.state(len(jobs), stop, params.repartition_overhead)
     return _run(jobs.arrival, jobs.a, jobs.b, jobs.c, caps(jobs, processors),
                 jobs.pws.astype(np.float64), float(processors), float(params.quantum), st)
 

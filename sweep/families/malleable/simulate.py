@@ -10,15 +10,13 @@
 - ``ci_target`` (default 0: off): stop once the 90% confidence interval of the
   mean response time is within ``± ci_target`` of it (seed 000 §4 used ±5%);
 - ``max_jobs``: with ``ci_target``, the most departures measured before giving up;
-- ``control_variate``: ``mean_response`` and ``ci_halfwidth`` are the control-
-  variate estimate and interval, the batch means of the departed jobs' demand
-  ``W`` being the control with its known mean ``E[W]``
-  (:func:`~sweep.families.malleable.workload.expected_work`;
-  :func:`sweep.stats.controlled_mean`), and the stopping rule uses them. On the
-  heavy-tailed demands of seed 000 (C_W up to 36) response and demand are
-  strongly correlated (0.87 across batches on Figure 6(a) at ρ = 0.7), so the
-  interval narrows about 2× for the same jobs; ``mean_response_direct`` and ``ci_halfwidth_direct`` keep
-  the plain batch-means figures.
+- ``control_variate``: ``demand``, ``processor_sharing`` or both
+  (:mod:`~sweep.families.malleable.controls`): ``mean_response`` and
+  ``ci_halfwidth`` are the control-variate estimate and interval, the batch
+  means of the departed jobs' controls being regressed out
+  (:func:`sweep.stats.controlled_mean`), and the stopping rule uses them;
+  ``mean_response_direct`` and ``ci_halfwidth_direct`` keep the plain
+  batch-means figures.
 
 Statistics (batch means with the first batch discarded; the kernel side is in
 :mod:`sweep.families.malleable._core`): after ``stop.warmup`` departures,
@@ -53,7 +51,8 @@ import numpy as np
 from sweep.families import Point, Result, StopRule, Variable
 from sweep.families.malleable import _core
 from sweep.families.malleable._policy import POLICIES
-from sweep.families.malleable.workload import MalleableJobs, expected_work, make_jobs, validate_workload
+from sweep.families.malleable.controls import control_means, control_values
+from sweep.families.malleable.workload import MalleableJobs, make_jobs, validate_workload
 from sweep.stats import ci_halfwidth, controlled_mean
 
 MAX_IN_SYSTEM = 10_000
@@ -82,10 +81,10 @@ def _processors(point: Point) -> int:
     return int(processors)
 
 
-def stop_rule(stop: StopRule, control_mean: float = math.nan) -> _core.Stop:
+def stop_rule(stop: StopRule) -> _core.Stop:
     """The kernels' stopping rule from ``stop`` (``ci_target``, ``max_jobs``; module docstring).
 
-    ``control_mean``: the workload's ``E[W]`` when ``stop.control_variate`` (else NaN).
+    Without the control variates' values, which :func:`simulate` adds once the jobs are drawn.
     """
     rel = stop.ci_target or 0.0
     if isinstance(rel, bool) or not isinstance(rel, int | float) or not 0 <= rel < 1:
@@ -98,7 +97,7 @@ def stop_rule(stop: StopRule, control_mean: float = math.nan) -> _core.Stop:
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < blen * (BATCHES + 1):
         raise ValueError(f"stop.max_jobs must be an integer >= {blen * (BATCHES + 1)} "
                          f"(stop.jobs plus one discarded batch) with stop.ci_target, got {budget!r}")
-    return _core.Stop(stop.warmup, stop.warmup + budget, cap, blen, BATCHES, float(rel), SAT_P, control_mean)
+    return _core.Stop(stop.warmup, stop.warmup + budget, cap, blen, BATCHES, float(rel), SAT_P)
 
 
 def validate(point: Point) -> None:
@@ -116,16 +115,12 @@ def validate(point: Point) -> None:
         raise ValueError(f"stop.jobs must be >= {2 * BATCHES}, stop.warmup >= 0 and "
                          f"stop.max_in_system >= 1; got {point.stop}")
     stop_rule(point.stop)
+    control_means(point.stop.control_variate, point.workload, _processors(point), point.load)
 
 
-def _control_mean(point: Point) -> float:
-    return expected_work(point.workload) if point.stop.control_variate else math.nan
-
-
-def summarize(jobs: MalleableJobs, st: tuple, processors: int, warmup: int,
-              control_mean: float = math.nan) -> dict[str, Any]:
+def summarize(jobs: MalleableJobs, st: tuple, processors: int, warmup: int) -> dict[str, Any]:
     """The declared variables from the kernel's final state (module docstring)."""
-    acq, depart, ist, nrep, bat = st[1], st[4], st[6], st[10], st[12]
+    acq, depart, ist, nrep, bat, means_known = st[1], st[4], st[6], st[10], st[12], st[15]
     k, blen = int(ist[_core.I_NB]) - 1, int(ist[_core.I_BLEN])
     saturated = bool(ist[_core.I_SAT])
     if k < 1:
@@ -136,8 +131,8 @@ def summarize(jobs: MalleableJobs, st: tuple, processors: int, warmup: int,
     measured = bat[1:k + 1]
     means = measured[:, _core.B_RESP] / blen
     direct = float(means.mean()), ci_halfwidth(means)
-    mean, halfwidth = direct if math.isnan(control_mean) else \
-        controlled_mean(means, measured[:, _core.B_WORK] / blen, control_mean)
+    mean, halfwidth = direct if means_known.size == 0 else \
+        controlled_mean(means, measured[:, _core.B_CTL:] / blen, means_known)
     number = measured[:, _core.B_AREA] / measured[:, _core.B_TIME]
     ended = not ist[_core.I_MET] and ist[_core.I_DEP] >= ist[_core.I_TARGET]
     if ended and _core.growing(number, SAT_P, k * blen):
@@ -162,9 +157,12 @@ def summarize(jobs: MalleableJobs, st: tuple, processors: int, warmup: int,
 def simulate(point: Point, rng: np.random.Generator) -> Result:
     """One replication of ``point`` (module docstring)."""
     processors = _processors(point)
-    control_mean = _control_mean(point)
-    stop = stop_rule(point.stop, control_mean)
+    names = point.stop.control_variate
+    stop = stop_rule(point.stop)
     jobs = make_jobs(point.workload, processors, point.load, stop.target + stop.cap, rng)
+    if names:
+        stop = stop._replace(controls=control_values(names, jobs, processors),
+                             control_means=control_means(names, point.workload, processors, point.load))
     policy = POLICIES[point.policy["name"]]
     st = policy.run(jobs, processors, policy.make_params(point.policy), stop)
     recorded = None
@@ -174,5 +172,5 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
         recorded = {"arrival": jobs.arrival[done], "end": depart[done], "work": jobs.work[done],
                     "parallelism": jobs.parallelism[done].astype(np.float64),
                     "acquired": acq[done], "repartitions": st[10][done].astype(np.float64)}
-    return Result(summary=summarize(jobs, st, processors, point.stop.warmup, control_mean),
+    return Result(summary=summarize(jobs, st, processors, point.stop.warmup),
                   jobs=recorded, work=int(st[6][_core.I_EVENTS]))

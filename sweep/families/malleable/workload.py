@@ -42,8 +42,8 @@ from sweep.families.malleable.overheads import draw_delta, draw_eq13, hyperexp2,
 from sweep.workloads.distributions import Hyperexp2
 from sweep.workloads.speedup import Eq2, Eq5, Eq8, Linear, Speedup, beta_prime_at_max
 
-__all__ = ["NASA_IPSC", "PARALLELISM", "BoundedGeometric", "MalleableJobs", "expected_work", "make_jobs",
-           "mean_demand", "validate_workload"]
+__all__ = ["NASA_IPSC", "PARALLELISM", "BoundedGeometric", "MalleableJobs", "arrival_rate", "expected_work",
+           "make_jobs", "mean_demand", "validate_workload"]
 
 
 @dataclass(frozen=True)
@@ -266,6 +266,13 @@ def expected_work(cfg: Mapping[str, Any]) -> float:
     return mean_demand(cfg) * parallelism.moment(k) / parallelism.moment(1) ** k
 
 
+def arrival_rate(cfg: Mapping[str, Any], processors: int, load: float) -> float:
+    """``λ`` in jobs per second: ``ρP/W̄`` for ``ρ = λW̄/P`` (§4.1), or ``load/3600`` in jobs per hour."""
+    if {**_OPTIONAL, **cfg}["load_unit"] == "jobs_per_hour":
+        return load / 3600.0
+    return load * processors / mean_demand(cfg)
+
+
 def make_jobs(cfg: Mapping[str, Any], processors: int, load: float, count: int,
               rng: np.random.Generator) -> MalleableJobs:
     """``count`` jobs of the workload ``cfg`` at offered load ``load`` on ``processors``.
@@ -279,8 +286,7 @@ def make_jobs(cfg: Mapping[str, Any], processors: int, load: float, count: int,
     """
     validate_workload(cfg)
     options = {**_OPTIONAL, **cfg}
-    rate = load / 3600.0 if options["load_unit"] == "jobs_per_hour" else \
-        load * processors / mean_demand(cfg)
+    rate = arrival_rate(cfg, processors, load)
     if options["arrival_cv"] == 1:
         arrival = np.cumsum(rng.exponential(1.0 / rate, count))
     else:
