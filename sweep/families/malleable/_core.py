@@ -38,11 +38,17 @@ its interval are the control-variate ones
 and stops it; otherwise adjacent pairs merge (``blen`` doubles), so the trend
 is tested once per doubling of the run, on ever longer batches. The run also stops after ``target``
 departures, or when ``cap`` jobs are in the system (``ist[I_SAT] = 1``).
+
+The event loops are compiled without numba's reference counting (``NO_REFCOUNT``),
+so they may neither allocate nor call a function that does: when a batch is
+complete the loop pauses (``ist[I_PENDING]``), :func:`run_batches` evaluates it
+(:func:`close_batch`) and resumes the loop where it stopped.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -52,7 +58,7 @@ from sweep.stats.sequential import controlled_halfwidth, mann_kendall_pvalue, t_
 
 # ist
 (I_J, I_NEXT, I_DEP, I_EVENTS, I_SAT, I_TARGET, I_WARM, I_CAP, I_NB, I_BLEN, I_BCNT, I_B,
- I_MET, I_NORD) = range(14)
+ I_MET, I_NORD, I_PENDING) = range(15)
 # fst
 (F_T, F_SLICE, F_BUSY, F_START, F_TOTAL, F_MAX_TOTAL, F_MAX_OVER, F_AREA, F_OVERHEAD, F_REL,
  F_SAT_P) = range(11)
@@ -66,7 +72,7 @@ DONE, DEPARTURE, SLICE = -3, -2, -1
 def new_state(controls, control_means, warmup, target, cap, blen, batches, rel, sat_p, tq, overhead):
     """Empty system at time 0 for the ``n`` pre-drawn jobs of ``controls`` (shape ``(n, q)``)."""
     n = controls.shape[0]
-    ist = np.zeros(14, np.int64)
+    ist = np.zeros(15, np.int64)
     ist[I_TARGET], ist[I_WARM], ist[I_CAP] = target, warmup, cap
     ist[I_BLEN], ist[I_B] = blen, batches
     fst = np.zeros(11)
@@ -98,10 +104,11 @@ def growing(number, sat_p, jobs):
 
 
 @njit(cache=True)
-def _close_batch(ist, fst, bat, tq, control_means):
+def close_batch(ist, fst, bat, tq, control_means):
     """A batch is complete: check the CI target (``I_MET``, unless the number in system grows:
     ``I_SAT = 2``); at ``2B + 2`` batches test for growth, then merge adjacent pairs (the batch
-    length doubles)."""
+    length doubles). Clears ``I_PENDING``."""
+    ist[I_PENDING] = 0
     ist[I_NB] += 1
     ist[I_BCNT] = 0
     k, blen = ist[I_NB] - 1, ist[I_BLEN]
@@ -139,10 +146,10 @@ def next_event(arrival, st):
     """
     rem, acq, alloc, rate, depart, act, ist, fst, stall = st[0], st[1], st[2], st[3], st[4], st[5], st[6], \
         st[7], st[8]
-    byacq, bat, tq, controls, control_means = st[11], st[12], st[13], st[14], st[15]
+    byacq, bat, controls, control_means = st[11], st[12], st[14], st[15]
     nostall = fst[F_OVERHEAD] == 0.0  # then no job ever stalls (set_rates): loops without the test
     while True:
-        if ist[I_DEP] >= ist[I_TARGET] or ist[I_SAT] != 0 or ist[I_MET] != 0:
+        if ist[I_DEP] >= ist[I_TARGET] or ist[I_SAT] != 0 or ist[I_MET] != 0 or ist[I_PENDING] != 0:
             return DONE
         J, t = ist[I_J], fst[F_T]
         best, kb, stalled = np.inf, -1, False
@@ -210,7 +217,7 @@ def next_event(arrival, st):
                     bat[ist[I_NB], B_CTL + i] += controls[j, i]
                 ist[I_BCNT] += 1
                 if ist[I_BCNT] == ist[I_BLEN]:
-                    _close_batch(ist, fst, bat, tq, control_means)
+                    ist[I_PENDING] = 1  # the kernel pauses before the next event: run_batches
             ist[I_DEP] += 1
             return DEPARTURE
         if t_arr <= fst[F_SLICE]:
@@ -249,6 +256,21 @@ def state(jobs: int, stop: Stop, overhead: float = 0.0) -> tuple:
         raise ValueError(f"stop.controls must have shape ({jobs}, {means.size}), got {controls.shape}")
     return new_state(controls, means, stop.warmup, stop.target, stop.cap, stop.blen, stop.batches,
                      float(stop.rel), float(stop.sat_p), tq, float(overhead))
+
+
+def run_batches(loop: Callable[..., tuple], *args: Any) -> tuple:
+    """Run the event loop ``loop(*args)`` (its last argument the state ``st``) to its end.
+
+    Each time the loop pauses on a complete batch, the batch is evaluated in
+    compiled code with reference counting (:func:`close_batch`) and the loop resumes.
+    """
+    st = args[-1]
+    ist, fst, bat, tq, control_means = st[6], st[7], st[12], st[13], st[15]
+    loop(*args)
+    while ist[I_PENDING]:
+        close_batch(ist, fst, bat, tq, control_means)
+        loop(*args)
+    return st
 
 
 @njit(cache=True, inline="always")
@@ -418,21 +440,35 @@ def between_periods(processors, newcomer, target, st):
             free -= take
 
 
-@njit(cache=True)
-def run_equipartition(arrival, a, b, c, ncap, first, second, processors, fractional, period, st):
+def scratch(jobs: int, stop: Stop) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Work arrays for :func:`run_equipartition`: two per-job reals, per-job flags, job indices.
+
+    Allocated here, not in the kernel: the kernels are compiled without numba's
+    reference counting (:data:`NO_REFCOUNT`), so they may not allocate.
+    """
+    return np.zeros(jobs), np.zeros(jobs), np.zeros(jobs, np.int8), np.empty(stop.cap + 1, np.int64)
+
+
+# The event loops are compiled without numba's runtime reference counting (``_nrt=False``): it
+# cannot prune the increments and decrements of the arrays the inlined helpers take in branching
+# code (numba issue #2350), and those atomic operations took over half of the time per event.
+# Such a kernel may not allocate arrays: work arrays come from the caller (:func:`scratch`).
+NO_REFCOUNT = {"_nrt": False}
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def run_equipartition(arrival, a, b, c, ncap, first, second, phase2, processors, fractional, period,
+                      work, st):
     """The EQS family's loop: two-phase equipartition (:func:`two_phase`) after every event.
 
-    EQS has ``second = 0``; EQS-PWS and EQS-AVG cap phase one below ``N_j``.
+    EQS has ``second = 0`` (``phase2`` False); EQS-PWS and EQS-AVG cap phase one below ``N_j``.
     With ``period > 0`` the full repartitioning happens only at multiples of
     ``period`` seconds, and :func:`between_periods` serves arrivals and
-    departures in between (§4.3, Figure 11). Returns ``st``.
+    departures in between (§4.3, Figure 11). ``work``: :func:`scratch`. Returns ``st``.
     """
     alloc, ist, fst = st[2], st[6], st[7]
-    n = arrival.size
-    more, target, flag = np.zeros(n), np.zeros(n), np.zeros(n, np.int8)
-    ks = np.empty(ist[I_CAP] + 1, np.int64)
-    phase2 = bool((second > 0.0).any())
-    if period > 0.0:
+    more, target, flag, ks = work
+    if period > 0.0 and ist[I_EVENTS] == 0:  # a first call, not a resumed one (run_batches)
         fst[F_SLICE] = period
     event = next_event(arrival, st)
     while event != DONE:

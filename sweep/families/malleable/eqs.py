@@ -38,9 +38,10 @@ def run_two_phase(jobs: MalleableJobs, processors: int, params: Shares, stop: _c
     n = caps(jobs, processors)
     one = n if first is None else np.minimum(first, n).astype(np.float64)
     st = _core.state(len(jobs), stop, params.repartition_overhead)
-    return _core.run_equipartition(jobs.arrival, jobs.a, jobs.b, jobs.c, n, one, n - one,
-                                   float(processors), params.fractional,
-                                   float(params.repartition_period), st)
+    second = n - one
+    return _core.run_batches(_core.run_equipartition, jobs.arrival, jobs.a, jobs.b, jobs.c, n, one, second,
+                             bool((second > 0).any()), float(processors), params.fractional,
+                             float(params.repartition_period), _core.scratch(len(jobs), stop), st)
 
 
 def run(jobs: MalleableJobs, processors: int, params: Shares, stop: _core.Stop) -> Outcome:

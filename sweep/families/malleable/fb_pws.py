@@ -21,10 +21,9 @@ from sweep.families.malleable.workload import MalleableJobs
 
 # not cached: the _core helpers are inlined here, and numba's cache of this file would not
 # notice a change to _core.py (a stale copy of the kernel state's layout crashes)
-@njit
-def _run(arrival, a, b, c, ncap, pws, processors, quantum, st):
+@njit(**_core.NO_REFCOUNT)
+def _run(arrival, a, b, c, ncap, pws, processors, quantum, size, st):
     act, ist = st[5], st[6]
-    size = np.zeros(arrival.size)
     j = _core.next_event(arrival, st)
     while j != _core.DONE:
         if j >= 0:
@@ -41,8 +40,9 @@ def _run(arrival, a, b, c, ncap, pws, processors, quantum, st):
 def run(jobs: MalleableJobs, processors: int, params: Quantum, stop: _core.Stop) -> Outcome:
     """Simulate FB-PWS; see :mod:`sweep.families.malleable._core`."""
     st = _core.state(len(jobs), stop, params.repartition_overhead)
-    return _run(jobs.arrival, jobs.a, jobs.b, jobs.c, caps(jobs, processors),
-                jobs.pws.astype(np.float64), float(processors), float(params.quantum), st)
+    return _core.run_batches(_run, jobs.arrival, jobs.a, jobs.b, jobs.c, caps(jobs, processors),
+                             jobs.pws.astype(np.float64), float(processors), float(params.quantum),
+                             np.zeros(len(jobs)), st)
 
 
 register_policy(Policy("fb_pws", run, Quantum))
