@@ -39,7 +39,8 @@ and stops it; otherwise adjacent pairs merge (``blen`` doubles), so the trend
 is tested once per doubling of the run, on ever longer batches. The run also stops after ``target``
 departures, or when ``cap`` jobs are in the system (``ist[I_SAT] = 1``).
 
-The event loops are compiled without numba's reference counting (``NO_REFCOUNT``),
+The event loops are compiled without numba's reference counting
+(:data:`sweep.families._numba.NO_REFCOUNT`),
 so they may neither allocate nor call a function that does: when a batch is
 complete the loop pauses (``ist[I_PENDING]``), :func:`run_batches` evaluates it
 (:func:`close_batch`) and resumes the loop where it stopped.
@@ -54,6 +55,7 @@ import numpy as np
 from numba import njit
 from scipy import stats
 
+from sweep.families._numba import NO_REFCOUNT
 from sweep.stats.sequential import controlled_halfwidth, mann_kendall_pvalue, t_halfwidth
 
 # ist
@@ -444,16 +446,9 @@ def scratch(jobs: int, stop: Stop) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     """Work arrays for :func:`run_equipartition`: two per-job reals, per-job flags, job indices.
 
     Allocated here, not in the kernel: the kernels are compiled without numba's
-    reference counting (:data:`NO_REFCOUNT`), so they may not allocate.
+    reference counting (:data:`sweep.families._numba.NO_REFCOUNT`), so they may not allocate.
     """
     return np.zeros(jobs), np.zeros(jobs), np.zeros(jobs, np.int8), np.empty(stop.cap + 1, np.int64)
-
-
-# The event loops are compiled without numba's runtime reference counting (``_nrt=False``): it
-# cannot prune the increments and decrements of the arrays the inlined helpers take in branching
-# code (numba issue #2350), and those atomic operations took over half of the time per event.
-# Such a kernel may not allocate arrays: work arrays come from the caller (:func:`scratch`).
-NO_REFCOUNT = {"_nrt": False}
 
 
 @njit(cache=True, **NO_REFCOUNT)

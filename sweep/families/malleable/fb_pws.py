@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sweep.families._numba import NO_REFCOUNT
 from sweep.families.malleable import _core
 from sweep.families.malleable._policy import Outcome, Policy, Quantum, register_policy
 from sweep.families.malleable.eqs import caps
@@ -21,7 +22,7 @@ from sweep.families.malleable.workload import MalleableJobs
 
 # not cached: the _core helpers are inlined here, and numba's cache of this file would not
 # notice a change to _core.py (a stale copy of the kernel state's layout crashes)
-@njit(**_core.NO_REFCOUNT)
+@njit(**NO_REFCOUNT)
 def _run(arrival, a, b, c, ncap, pws, processors, quantum, size, st):
     act, ist = st[5], st[6]
     j = _core.next_event(arrival, st)

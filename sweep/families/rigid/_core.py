@@ -1,8 +1,10 @@
 """Compiled machinery shared by the rigid policies (MODEL_NOTES §2, seed 001 §2.1).
 
-A policy kernel is a loop over distinct event timestamps::
+A policy kernel is a loop over distinct event timestamps, on a state its caller
+made with :func:`new_state` (the FCFS, EASY and conservative loops are compiled
+without reference counting, :data:`sweep.families._numba.NO_REFCOUNT`, and may
+not allocate)::
 
-    state = new_state(n, processors)
     t, done, new = advance(np.inf, submit, run, procs, *state)
     while t < np.inf:
         wake = <policy pass at t>

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sweep.families._numba import NO_REFCOUNT
 from sweep.families.rigid import _core
 from sweep.families.rigid._policy import NoParams, Policy, register_policy
 
@@ -51,15 +52,20 @@ def _pass(t, done, new, resv, booked, req, procs, start, queue, running, cnt, ti
     return _core.start_reserved(t, resv, req, procs, start, queue, running, cnt)
 
 
-@njit(cache=True)
-def _conservative(submit, run, req, procs, processors):
-    state = _core.new_state(submit.size, processors)
-    resv = np.full(submit.size, np.nan)
-    booked = np.full(submit.size, np.nan)
-    t, done, new = _core.advance(np.inf, submit, run, procs, *state)
+@njit(cache=True, **NO_REFCOUNT)
+def _loop(submit, run, req, procs, resv, booked, start, queue, running, cnt, times, free):
+    t, done, new = _core.advance(np.inf, submit, run, procs, start, queue, running, cnt, times, free)
     while t < np.inf:
-        wake = _pass(t, done, new, resv, booked, req, procs, *state)
-        t, done, new = _core.advance(wake, submit, run, procs, *state)
+        wake = _pass(t, done, new, resv, booked, req, procs, start, queue, running, cnt, times, free)
+        t, done, new = _core.advance(wake, submit, run, procs, start, queue, running, cnt, times, free)
+
+
+def _conservative(submit: np.ndarray, run: np.ndarray, req: np.ndarray, procs: np.ndarray,
+                  processors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Start times and the reservation each job got at its arrival."""
+    state = _core.new_state(submit.size, processors)
+    resv, booked = np.full(submit.size, np.nan), np.full(submit.size, np.nan)
+    _loop(submit, run, req, procs, resv, booked, *state)
     return state[0], booked
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sweep.families._numba import NO_REFCOUNT
 from sweep.families.rigid import _core
 from sweep.families.rigid._policy import NoParams, Policy, register_policy
 
@@ -47,20 +48,20 @@ def _pass(t, req, procs, start, queue, running, cnt, times, free):
     _core.drop_started(start, queue, cnt)
 
 
-@njit(cache=True)
-def _easy(submit, run, req, procs, processors):
-    state = _core.new_state(submit.size, processors)
-    t, done, new = _core.advance(np.inf, submit, run, procs, *state)
+@njit(cache=True, **NO_REFCOUNT)
+def _easy(submit, run, req, procs, start, queue, running, cnt, times, free):
+    t, done, new = _core.advance(np.inf, submit, run, procs, start, queue, running, cnt, times, free)
     while t < np.inf:
-        _pass(t, req, procs, *state)
-        t, done, new = _core.advance(np.inf, submit, run, procs, *state)
-    return state[0]
+        _pass(t, req, procs, start, queue, running, cnt, times, free)
+        t, done, new = _core.advance(np.inf, submit, run, procs, start, queue, running, cnt, times, free)
 
 
 def schedule(submit: np.ndarray, run: np.ndarray, requested: np.ndarray, procs: np.ndarray,
              priority: np.ndarray, processors: int, params: NoParams) -> np.ndarray:
     """Start times under EASY backfilling (``priority`` and ``params`` unused)."""
-    return _easy(submit, run, requested, procs, processors)
+    state = _core.new_state(submit.size, processors)
+    _easy(submit, run, requested, procs, *state)
+    return state[0]
 
 
 register_policy(Policy("easy", schedule))

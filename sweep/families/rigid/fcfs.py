@@ -9,26 +9,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sweep.families._numba import NO_REFCOUNT
 from sweep.families.rigid import _core
 from sweep.families.rigid._policy import NoParams, Policy, register_policy
 
 
-@njit(cache=True)
-def _fcfs(submit, run, req, procs, processors):
-    state = _core.new_state(submit.size, processors)
-    start, queue, running, cnt = state[:4]
-    t, done, new = _core.advance(np.inf, submit, run, procs, *state)
+@njit(cache=True, **NO_REFCOUNT)
+def _fcfs(submit, run, req, procs, start, queue, running, cnt, times, free):
+    t, done, new = _core.advance(np.inf, submit, run, procs, start, queue, running, cnt, times, free)
     while t < np.inf:
         _core.start_heads(t, req, procs, start, queue, running, cnt)
         _core.drop_started(start, queue, cnt)
-        t, done, new = _core.advance(np.inf, submit, run, procs, *state)
-    return start
+        t, done, new = _core.advance(np.inf, submit, run, procs, start, queue, running, cnt, times, free)
 
 
 def schedule(submit: np.ndarray, run: np.ndarray, requested: np.ndarray, procs: np.ndarray,
              priority: np.ndarray, processors: int, params: NoParams) -> np.ndarray:
     """Start times under FCFS (``priority`` and ``params`` unused)."""
-    return _fcfs(submit, run, requested, procs, processors)
+    state = _core.new_state(submit.size, processors)
+    _fcfs(submit, run, requested, procs, *state)
+    return state[0]
 
 
 register_policy(Policy("fcfs", schedule))
