@@ -22,23 +22,18 @@ and the median jobs measured.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 
 from sweep.families import Point, StopRule
+from sweep.families.dispatch._analytic import erlang_c
 from sweep.families.malleable.simulate import simulate
 
 
 def mmc_response(servers: int, load: float, mean_service: float) -> float:
-    """M/M/c mean response time, ``c = servers`` each of utilisation ``load`` (Erlang C)."""
-    offered = servers * load
-    terms = [offered ** k / math.factorial(k) for k in range(servers)]
-    last = offered ** servers / math.factorial(servers) / (1 - load)
-    waiting = last / (sum(terms) + last)
-    number = offered + waiting * load / (1 - load)
-    return number * mean_service / offered
+    """M/M/c mean response time, ``c = servers`` each of utilisation ``load``: ``E[S](1 + C/(c(1 − ρ)))``."""
+    return mean_service * (1.0 + erlang_c(servers, servers * load) / (servers * (1.0 - load)))
 
 
 CONTROLS = ((), ("demand",), ("demand", "processor_sharing"))

@@ -22,7 +22,7 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
-from sweep.families import control_names
+from sweep.families import StopRule
 
 #: Config groups whose options a grid axis may list by name.
 GROUPS = ("policy", "workload", "system", "experiment")
@@ -192,14 +192,10 @@ def validate_settings(cfg: DictConfig) -> None:
         value = cfg.stop[key]
         _require(_is_int(value) and value >= (1 if key != "warmup" else 0),
                  f"stop.{key} must be an integer >= {1 if key != 'warmup' else 0}, got {value!r}")
-    ci_target = cfg.stop.ci_target
-    _require(not isinstance(ci_target, bool) and isinstance(ci_target, int | float) and 0 <= ci_target < 1,
-             f"stop.ci_target must be a relative half-width in [0, 1), got {ci_target!r}")
     _require(cfg.stop.max_jobs is None or (_is_int(cfg.stop.max_jobs) and cfg.stop.max_jobs >= 1),
              f"stop.max_jobs must be an integer >= 1 or null, got {cfg.stop.max_jobs!r}")
-    try:
-        control_names(OmegaConf.to_object(cfg.stop.control_variate) if OmegaConf.is_config(
-            cfg.stop.control_variate) else cfg.stop.control_variate)
+    try:  # the stop rule checks its own ci_target and control_variate
+        StopRule(**OmegaConf.to_container(cfg.stop, resolve=True))
     except ValueError as error:
         raise ConfigError(str(error)) from None
     _require(cfg.model in MODELS, f"model must be one of {', '.join(MODELS)}, got {cfg.model!r}")

@@ -10,7 +10,7 @@ import functools
 import importlib
 import pkgutil
 
-from sweep.families._family import Family, Point, Result, StopRule, Variable, control_names
+from sweep.families._family import Family, Point, Result, StopRule, Variable
 
 FAMILIES: dict[str, Family] = {}
 
@@ -45,5 +45,5 @@ def family_of(policy_name: str) -> Family:
     raise KeyError(f"unknown policy {policy_name!r}; known: {', '.join(known)}")
 
 
-__all__ = ["FAMILIES", "Family", "Point", "Result", "StopRule", "Variable", "control_names", "family_of",
+__all__ = ["FAMILIES", "Family", "Point", "Result", "StopRule", "Variable", "family_of",
            "load_families", "register"]

@@ -66,6 +66,9 @@ class StopRule:
     control_variate: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        rel = self.ci_target
+        if isinstance(rel, bool) or not isinstance(rel, int | float) or not 0 <= rel < 1:
+            raise ValueError(f"stop.ci_target must be a relative half-width in [0, 1), got {rel!r}")
         object.__setattr__(self, "control_variate", control_names(self.control_variate))
 
     def require_fixed_length(self, family: str) -> None:

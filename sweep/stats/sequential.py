@@ -2,9 +2,9 @@
 
 A kernel that cuts its output into batches can test, after each batch, whether
 the confidence interval is narrow enough or the output keeps growing (DESIGN
-§6), without returning to Python. These functions compute exactly what
+§6), in compiled code. These functions compute exactly what
 :func:`~sweep.stats.batch_means.ci_halfwidth`,
-:func:`~sweep.stats.batch_means.trend_pvalue` and (with one control)
+:func:`~sweep.stats.batch_means.trend_pvalue` and
 :func:`~sweep.stats.batch_means.controlled_mean` compute, the Student-t quantile
 being passed in (``scipy.stats.t.ppf`` cannot be called from numba).
 """

@@ -86,9 +86,7 @@ def stop_rule(stop: StopRule) -> _core.Stop:
 
     Without the control variates' values, which :func:`simulate` adds once the jobs are drawn.
     """
-    rel = stop.ci_target or 0.0
-    if isinstance(rel, bool) or not isinstance(rel, int | float) or not 0 <= rel < 1:
-        raise ValueError(f"stop.ci_target must be a relative half-width in [0, 1), got {rel!r}")
+    rel = stop.ci_target  # in [0, 1): StopRule checks it
     blen = max(1, math.ceil(stop.jobs / BATCHES))
     cap = min(stop.max_in_system, MAX_IN_SYSTEM)
     if rel == 0:
