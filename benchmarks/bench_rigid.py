@@ -57,7 +57,7 @@ def _best_median(call: Callable[[], object], repeat: int) -> tuple[float, float]
 def _schedule(jobs: RigidJobs, policy: str, config: dict) -> Callable[[], object]:
     """One whole-trace run of ``policy`` with parameters ``config``, as a call."""
     params = POLICIES[policy].make_params(config)
-    return lambda: POLICIES[policy].schedule(jobs.submit, jobs.run, jobs.requested, jobs.procs,
+    return lambda: POLICIES[policy].hooks.schedule(jobs.submit, jobs.run, jobs.requested, jobs.procs,
                                              jobs.priority, jobs.processors, params)
 
 

@@ -20,6 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from sweep.families._policy import Policy
+from sweep.families._registry import Registry
+
 
 @dataclass(frozen=True)
 class Variable:
@@ -126,12 +129,34 @@ class Family:
     analytic(point) -> Result | None
         The closed-form/approximate model of the same point (``model=analytic``),
         or ``None`` when the family has none for this policy.
+
+    ``hooks`` is the type of the record of compiled hooks every policy of the
+    family supplies (:class:`~sweep.families._policy.Policy`); ``policies`` is
+    filled by :func:`sweep.families.load_families` from the modules of
+    ``package`` and the ``sweep.policies`` entry points. ``default_workload``
+    and ``default_system`` are the config options used when a policy of the
+    family is named alone (``sweep policy=easy``).
     """
 
     name: str
-    policies: tuple[str, ...]
+    package: str
+    hooks: type
     variables: tuple[Variable, ...]
     simulate: Callable[[Point, np.random.Generator], Result]
     validate: Callable[[Point], None]
+    default_workload: str
+    default_system: str
     analytic: Callable[[Point], Result | None] | None = None
     extra_coords: Mapping[str, Callable[[Point], np.ndarray]] = field(default_factory=dict)
+    policies: Registry[Policy] = field(default_factory=lambda: Registry("policy"))
+
+    def policy(self, point: Point) -> Policy:
+        """The point's policy; one-line ``ValueError`` naming the allowed ones."""
+        name = point.policy.get("name")
+        if name not in self.policies:
+            raise ValueError(f"unknown {self.name} policy {name!r}; allowed: {', '.join(self.policies)}")
+        return self.policies[name]
+
+    def params(self, point: Point) -> Any:
+        """The point's policy parameters, checked (:meth:`Policy.make_params`)."""
+        return self.policy(point).make_params(point.policy)

@@ -10,7 +10,9 @@ import pytest
 from sweep.families import Point, StopRule
 from sweep.families.dispatch import FAMILY
 from sweep.families.dispatch._core import HostSystem
-from sweep.families.dispatch._policy import POLICIES
+from sweep.families import load_families
+
+POLICIES = load_families()["dispatch"].policies
 from sweep.families.dispatch._workload import JobStream, Workload
 from sweep.workloads import Empirical
 
@@ -82,11 +84,11 @@ def test_var_slowdown_against_simulation():
     p = Point({"name": "random"}, {"name": "three sizes"}, {"hosts": 2}, 0.7,
               StopRule(jobs=4_000_000, warmup=10_000))
     policy = POLICIES["random"]
-    expected = policy.analytic(p, workload)
+    expected = policy.hooks.analytic(p, workload)
     rng_arrivals, rng_sizes, rng_policy = np.random.default_rng(8).spawn(3)
     stream = JobStream(workload, workload.rate(0.7, 2), rng_arrivals, rng_sizes)
-    system = HostSystem(2, policy.kernel, warmup=10_000, jobs=4_000_000, max_in_system=10**6)
-    assign = policy.assigner(p, workload, rng_policy)
+    system = HostSystem(2, policy.hooks.kernel, warmup=10_000, jobs=4_000_000, max_in_system=10**6)
+    assign = policy.hooks.assigner(p, workload, rng_policy)
     arrival, size = stream.take(4_010_000)
     system.feed(arrival, size, assign(size, 0))
     got = system.summary()

@@ -6,7 +6,9 @@ from naive import malleable as naive
 
 from sweep.families import Point, StopRule
 from sweep.families.malleable import _core
-from sweep.families.malleable._policy import POLICIES
+from sweep.families import load_families
+
+POLICIES = load_families()["malleable"].policies
 from sweep.families.malleable.simulate import simulate
 from sweep.families.malleable.workload import make_jobs
 from sweep.workloads.speedup import average_parallelism
@@ -30,7 +32,7 @@ def run(name, options, jobs, processors, target=None):
     policy = POLICIES[name]
     target = len(jobs) if target is None else target
     stop = _core.Stop(warmup=0, target=target, cap=len(jobs) + 1, blen=target)
-    st = policy.run(jobs, processors, policy.make_params(options), stop)
+    st = policy.hooks.run(jobs, processors, policy.make_params(options), stop)
     return st[4], st[1], st[6], st[7]
 
 

@@ -6,7 +6,10 @@ Every trace runs on linear speedup (``T(x) = W/x``) unless said otherwise; times
 import numpy as np
 import pytest
 
-from sweep.families.malleable import POLICIES, _core
+from sweep.families import load_families
+from sweep.families.malleable import _core
+
+POLICIES = load_families()["malleable"].policies
 from sweep.families.malleable.workload import make_jobs
 from sweep.workloads.speedup import average_parallelism
 
@@ -18,7 +21,7 @@ FIG6B = {"name": "fig6b", "kind": "malleable", "parallelism": "dist1", "demand_m
 def run(name, options, jobs, processors):
     policy = POLICIES[name]
     stop = _core.Stop(warmup=0, target=len(jobs), cap=len(jobs) + 1, blen=len(jobs))
-    return policy.run(jobs, processors, policy.make_params(options), stop)
+    return policy.hooks.run(jobs, processors, policy.make_params(options), stop)
 
 
 def test_eqs_overhead_stalls_a_job_per_change_of_its_allocation(stream):
@@ -105,7 +108,7 @@ def test_periodic_never_over_p_or_n(name):
     jobs = type(jobs)(**{**jobs.__dict__, "parallelism": np.minimum(jobs.parallelism, 64)})
     policy = POLICIES[name]
     stop = _core.Stop(warmup=0, target=15_000, cap=20_001, blen=15_000)
-    st = policy.run(jobs, 64, policy.make_params({"repartition_period": 500.0,
+    st = policy.hooks.run(jobs, 64, policy.make_params({"repartition_period": 500.0,
                                                   "repartition_overhead": 5.0}), stop)
     assert st[7][_core.F_MAX_TOTAL] <= 64 + 1e-9 and st[7][_core.F_MAX_OVER] <= 1e-9
     assert st[6][_core.I_DEP] == 15_000

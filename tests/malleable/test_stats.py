@@ -8,7 +8,10 @@ import pytest
 from scipy import stats
 
 from sweep.families import Point, StopRule
-from sweep.families.malleable import POLICIES, _core
+from sweep.families import load_families
+from sweep.families.malleable import _core
+
+POLICIES = load_families()["malleable"].policies
 from sweep.families.malleable.simulate import BATCHES, simulate, stop_rule
 from sweep.families.malleable.workload import make_jobs
 from sweep.stats import (
@@ -79,7 +82,7 @@ def test_past_saturation_the_growing_number_in_system_stops_the_run_early():
     policy = POLICIES["eqs"]
     rule = stop_rule(SHORT)
     jobs = make_jobs(MG1, 128, 1.2, rule.target + rule.cap, np.random.default_rng(6))
-    st = policy.run(jobs, 128, policy.make_params({"fractional": True}), rule)
+    st = policy.hooks.run(jobs, 128, policy.make_params({"fractional": True}), rule)
     assert st[6][_core.I_SAT] == 2 and st[6][_core.I_J] < rule.cap
     assert st[6][_core.I_DEP] < 10_000
     s = simulate(point(1.2), np.random.default_rng(6)).summary

@@ -9,12 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sweep.families.rigid._policy import POLICIES, NoParams
+from sweep.families import NoParams, load_families
+
+POLICIES = load_families()["rigid"].policies
 
 
 def _starts(policy, jobs, processors):
     submit, procs, req, run = (np.array(c, dtype=float) for c in zip(*jobs, strict=True))
-    return POLICIES[policy].schedule(submit, run, req, procs.astype(np.int64),
+    return POLICIES[policy].hooks.schedule(submit, run, req, procs.astype(np.int64),
                                      np.zeros(len(jobs)), processors, NoParams()).tolist()
 
 

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from sweep.families.rigid import conservative
-from sweep.families.rigid._policy import POLICIES, NoParams
+from sweep.families import NoParams, load_families
+
+POLICIES = load_families()["rigid"].policies
 from sweep.families.rigid.jobs import prepare
 from sweep.families.rigid.slack import SlackParams
 
@@ -28,7 +30,7 @@ def runs(kth):
     for p in PROCESSORS:
         jobs = prepare(kth, processors=p)
         for name, params in TABLE.items():
-            out[name, p] = jobs, POLICIES[name].schedule(
+            out[name, p] = jobs, POLICIES[name].hooks.schedule(
                 jobs.submit, jobs.run, jobs.requested, jobs.procs, jobs.priority, p, params)
     return out
 
@@ -72,7 +74,7 @@ def _yearly_wait(kth, policy, processors):
     wait = 0.0
     for k in range(len(jobs.labels)):
         s = jobs.part(k)
-        start = POLICIES[policy].schedule(jobs.submit[s], jobs.run[s], jobs.requested[s],
+        start = POLICIES[policy].hooks.schedule(jobs.submit[s], jobs.run[s], jobs.requested[s],
                                           jobs.procs[s], jobs.priority[s], processors,
                                           NoParams())
         wait += float((start - jobs.submit[s]).sum())

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from naive import rigid as naive
 
-from sweep.families.rigid._policy import POLICIES, NoParams
+from sweep.families import NoParams, load_families
+
+POLICIES = load_families()["rigid"].policies
 from sweep.families.rigid.jobs import prepare
 
 REFERENCED = ["fcfs", "easy", "conservative"]
@@ -31,7 +33,7 @@ def test_small_random_workloads(policy):
     rng = np.random.default_rng(2024)
     for _ in range(400):
         submit, run, req, procs, processors = _random_workload(rng)
-        got = POLICIES[policy].schedule(submit, run, req, procs, np.zeros(submit.size),
+        got = POLICIES[policy].hooks.schedule(submit, run, req, procs, np.zeros(submit.size),
                                         processors, NoParams())
         want, _ = naive.simulate(policy, submit.tolist(), run.tolist(), req.tolist(),
                                  procs.tolist(), processors)
@@ -41,7 +43,7 @@ def test_small_random_workloads(policy):
 @pytest.mark.parametrize("policy", REFERENCED)
 def test_whole_kth_trace(kth, policy):
     jobs = prepare(kth, processors=128)
-    got = POLICIES[policy].schedule(jobs.submit, jobs.run, jobs.requested, jobs.procs,
+    got = POLICIES[policy].hooks.schedule(jobs.submit, jobs.run, jobs.requested, jobs.procs,
                                     jobs.priority, 128, NoParams())
     want, _ = naive.simulate(policy, jobs.submit.tolist(), jobs.run.tolist(),
                              jobs.requested.tolist(), jobs.procs.tolist(), 128)

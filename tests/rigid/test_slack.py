@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sweep.families.rigid._policy import POLICIES
+from sweep.families import load_families
+
+POLICIES = load_families()["rigid"].policies
 from sweep.families.rigid.jobs import prepare
 from sweep.families.rigid.simulate import schedule
 from sweep.families.rigid.slack import HEURISTICS, SlackParams
@@ -34,7 +36,7 @@ JOBS = [(0, 2, 10), (1, 1, 10), (2, 2, 3), (3, 2, 3)]
 def _starts(params, jobs=JOBS, processors=2, priority=None):
     submit, procs, req = (np.array(c, dtype=float) for c in zip(*jobs, strict=True))
     priority = np.zeros(len(jobs)) if priority is None else np.array(priority, dtype=float)
-    return POLICIES["slack"].schedule(submit, req, req, procs.astype(np.int64),
+    return POLICIES["slack"].hooks.schedule(submit, req, req, procs.astype(np.int64),
                                       priority, processors, params).tolist()
 
 

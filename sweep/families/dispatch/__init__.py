@@ -9,26 +9,15 @@ each: ``random``, ``round_robin``, ``shortest_queue``, ``lwl``,
 analytic``) are in ``_analytic`` and ``_sita``; MODEL_NOTES §3 gives the
 reconstructed workloads and the M/G/h approximation.
 
-Importing the package registers the family with :mod:`sweep.families`.
+Its policies are the ``Policy`` objects of its modules (:mod:`sweep.families`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sweep.families import Family, Point, register
-from sweep.families.dispatch import (  # noqa: F401  (each policy file registers itself)
-    central_queue,
-    lwl,
-    random,
-    round_robin,
-    shortest_queue,
-    sita_e,
-    sita_u_fair,
-    sita_u_opt,
-    sita_u_rule,
-)
-from sweep.families.dispatch._policy import POLICIES
+from sweep.families import Family, Point
+from sweep.families.dispatch._policy import DispatchHooks
 from sweep.families.dispatch._simulate import VARIABLES, analytic, simulate, validate
 
 
@@ -36,14 +25,17 @@ def _hosts(point: Point) -> np.ndarray:
     return np.arange(int(point.system["hosts"]))
 
 
-FAMILY = register(Family(
+FAMILY = Family(
     name="dispatch",
-    policies=tuple(POLICIES),
+    package=__name__,
+    hooks=DispatchHooks,
     variables=VARIABLES,
     simulate=simulate,
     validate=validate,
+    default_workload="exponential",
+    default_system="distributed",
     analytic=analytic,
     extra_coords={"host": _hosts},
-))
+)
 
 __all__ = ["FAMILY"]

@@ -16,9 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from sweep.families import Point, Result, Variable
+from sweep.families import Point, Policy, Result, Variable, load_families
 from sweep.families.dispatch._core import _NO_HOSTS, HostSystem
-from sweep.families.dispatch._policy import POLICIES, DispatchPolicy
 from sweep.families.dispatch._workload import JobStream, Workload, workload_of
 
 #: Jobs per kernel call (the job stream itself is drawn in fixed blocks).
@@ -46,11 +45,8 @@ VARIABLES = (
 )
 
 
-def _policy_of(point: Point) -> DispatchPolicy:
-    name = point.policy.get("name")
-    if name not in POLICIES:
-        raise ValueError(f"unknown dispatch policy {name!r}; allowed: {', '.join(POLICIES)}")
-    return POLICIES[name]
+def _policy_of(point: Point) -> Policy:
+    return load_families()["dispatch"].policy(point)
 
 
 def _positive_int(value: Any, what: str, minimum: int) -> int:
@@ -62,11 +58,7 @@ def _positive_int(value: Any, what: str, minimum: int) -> int:
 def validate(point: Point) -> None:
     """One-line ``ValueError`` for a bad option, before anything runs."""
     policy = _policy_of(point)
-    unknown = sorted(set(point.policy) - {"name", *policy.parameters})
-    if unknown:
-        allowed = ", ".join(policy.parameters) or "none"
-        raise ValueError(f"policy {policy.name}: unknown parameter {unknown[0]!r}; "
-                         f"allowed: {allowed}")
+    policy.make_params(point.policy)
     _positive_int(point.system.get("hosts"), "system.hosts", 1)
     if isinstance(point.load, bool) or not isinstance(point.load, int | float) \
             or not 0.0 < point.load < math.inf:
@@ -78,8 +70,8 @@ def validate(point: Point) -> None:
     if point.model not in MODELS:
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {point.model!r}")
     workload = workload_of(point.workload)  # raises ValueError naming a bad workload option
-    if policy.check is not None:
-        policy.check(point, workload)
+    if policy.hooks.check is not None:
+        policy.hooks.check(point, workload)
 
 
 def simulate(point: Point, rng: np.random.Generator, *, chunk_jobs: int = CHUNK_JOBS) -> Result:
@@ -126,23 +118,24 @@ def _run(point: Point, workload: Workload,
     policy = _policy_of(point)
     stop = point.stop
     hosts = int(point.system["hosts"])
-    system = HostSystem(hosts, policy.kernel, warmup=stop.warmup,
+    hooks = policy.hooks
+    system = HostSystem(hosts, hooks.kernel, warmup=stop.warmup,
                         jobs=(limit or stop.warmup + stop.jobs) - stop.warmup,
                         max_in_system=stop.max_in_system, record=point.record_jobs)
-    assign = policy.assigner(point, workload, rng_policy) if policy.assigner else None
+    assign = hooks.assigner(point, workload, rng_policy) if hooks.assigner else None
     total, done = system.warmup + system.jobs, 0
     while done < total and not system.stopped:
         arrival, size = take(min(chunk_jobs, total - done))
         system.feed(arrival, size, assign(size, done) if assign else _NO_HOSTS)
         done += len(arrival)
     summary = system.summary()
-    summary["saturated"] = bool(summary["saturated"] or policy.analytic(point, workload)["saturated"])
+    summary["saturated"] = bool(summary["saturated"] or hooks.analytic(point, workload)["saturated"])
     jobs = system.job_arrays() if point.record_jobs else None
     return Result(summary=summary, jobs=jobs, work=system.simulated)
 
 
 def analytic(point: Point) -> Result:
     """The closed-form model of the point (``model=analytic``): NaN where there is none."""
-    summary = _policy_of(point).analytic(point, workload_of(point.workload))
+    summary = _policy_of(point).hooks.analytic(point, workload_of(point.workload))
     return Result(summary=summary, work=0)
 

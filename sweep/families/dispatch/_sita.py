@@ -21,6 +21,7 @@ distribution the jobs are drawn from.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -30,10 +31,11 @@ import numba
 import numpy as np
 from scipy import optimize
 
-from sweep.families import Point
+from sweep.families import Point, Policy, check_params
+from sweep.families._params import NoParams
 from sweep.families.dispatch._analytic import pk_hosts
 from sweep.families.dispatch._core import _run_given
-from sweep.families.dispatch._policy import Assigner, DispatchPolicy
+from sweep.families.dispatch._policy import Assigner, dispatch_policy
 from sweep.families.dispatch._workload import Workload, freeze
 from sweep.workloads import Distribution, Empirical
 
@@ -127,17 +129,21 @@ def _interval_hosts(sizes, cutoffs, out):
     return out
 
 
-def sita_policy(name: str, rule: Rule, *, parameters: Mapping[str, Any] | None = None,
-                check: Callable[[Point, Workload], None] | None = None) -> DispatchPolicy:
-    """A SITA policy from its cutoff rule (hosts named in advance; P-K analysis)."""
+def sita_policy(name: str, rule: Rule, *, params: type = NoParams,
+                check: Callable[[Point, Workload], None] | None = None) -> Policy:
+    """A SITA policy from its cutoff rule (hosts named in advance; P-K analysis).
+
+    ``rule`` receives the policy's parameters (``params``, checked) as a dict.
+    """
 
     @lru_cache(maxsize=256)
-    def cached(workload: Workload, hosts: int, load: float, params: tuple) -> tuple[float, ...]:
-        return tuple(rule(workload.cutoffs, hosts, load, dict(params)))
+    def cached(workload: Workload, hosts: int, load: float, frozen: tuple) -> tuple[float, ...]:
+        return tuple(rule(workload.cutoffs, hosts, load, dict(frozen)))
 
     def cutoffs(point: Point, workload: Workload) -> tuple[float, ...]:
-        params = {**(parameters or {}), **{k: v for k, v in point.policy.items() if k != "name"}}
-        return cached(workload, int(point.system["hosts"]), float(point.load), freeze(params))
+        values = check_params(params, point.policy, section="policy", owner=f"policy {name!r}")
+        return cached(workload, int(point.system["hosts"]), float(point.load),
+                      freeze(dataclasses.asdict(values)))
 
     def assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Assigner:
         edges = np.asarray(cutoffs(point, workload), dtype=np.float64)
@@ -152,8 +158,8 @@ def sita_policy(name: str, rule: Rule, *, parameters: Mapping[str, Any] | None =
         moments = interval_moments(workload.sizes, cutoffs(point, workload))
         return pk_hosts(workload.rate(point.load, hosts), moments)
 
-    return DispatchPolicy(name, kernel=_run_given, analytic=analytic, assigner=assigner,
-                          parameters=dict(parameters or {}), check=check)
+    return dispatch_policy(name, params=params, kernel=_run_given, analytic=analytic,
+                           assigner=assigner, check=check)
 
 
 def require_finite_slowdown(point: Point, workload: Workload) -> None:

@@ -15,7 +15,7 @@ import numba
 
 from sweep.families.dispatch._analytic import mgh_approximation
 from sweep.families.dispatch._core import _dispatch
-from sweep.families.dispatch._policy import DispatchPolicy, register_policy
+from sweep.families.dispatch._policy import dispatch_policy
 
 
 @numba.njit(cache=True)
@@ -35,4 +35,4 @@ def _run(arrival, size, given, j0, j1, measuring, state, acc):
     return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _first_free)
 
 
-register_policy(DispatchPolicy("central_queue", kernel=_run, analytic=mgh_approximation))
+POLICY = dispatch_policy("central_queue", kernel=_run, analytic=mgh_approximation)

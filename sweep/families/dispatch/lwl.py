@@ -15,7 +15,7 @@ import numpy as np
 
 from sweep.families.dispatch._analytic import mgh_approximation
 from sweep.families.dispatch._core import _dispatch
-from sweep.families.dispatch._policy import DispatchPolicy, register_policy
+from sweep.families.dispatch._policy import dispatch_policy
 
 
 @numba.njit(cache=True)
@@ -36,4 +36,4 @@ def _run(arrival, size, given, j0, j1, measuring, state, acc):
     return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _least_work_left)
 
 
-register_policy(DispatchPolicy("lwl", kernel=_run, analytic=mgh_approximation))
+POLICY = dispatch_policy("lwl", kernel=_run, analytic=mgh_approximation)

@@ -15,7 +15,7 @@ import numpy as np
 from sweep.families import Point
 from sweep.families.dispatch._analytic import pk_hosts
 from sweep.families.dispatch._core import _run_given
-from sweep.families.dispatch._policy import Assigner, DispatchPolicy, register_policy
+from sweep.families.dispatch._policy import Assigner, dispatch_policy
 from sweep.families.dispatch._workload import Workload
 
 _ORDERS = (0, 1, 2, 3, -1, -2)
@@ -38,5 +38,5 @@ def _analytic(point: Point, workload: Workload) -> dict[str, object]:
     return pk_hosts(workload.rate(point.load, hosts), moments)
 
 
-register_policy(DispatchPolicy("random", kernel=_run_given, analytic=_analytic,
-                               assigner=_assigner))
+POLICY = dispatch_policy("random", kernel=_run_given, analytic=_analytic,
+                               assigner=_assigner)

@@ -14,7 +14,7 @@ import numpy as np
 from sweep.families import Point
 from sweep.families.dispatch._analytic import empty_summary
 from sweep.families.dispatch._core import _run_given
-from sweep.families.dispatch._policy import Assigner, DispatchPolicy, register_policy
+from sweep.families.dispatch._policy import Assigner, dispatch_policy
 from sweep.families.dispatch._workload import Workload
 
 
@@ -35,5 +35,5 @@ def _analytic(point: Point, workload: Workload) -> dict[str, object]:
     return summary
 
 
-register_policy(DispatchPolicy("round_robin", kernel=_run_given, analytic=_analytic,
-                               assigner=_assigner))
+POLICY = dispatch_policy("round_robin", kernel=_run_given, analytic=_analytic,
+                               assigner=_assigner)

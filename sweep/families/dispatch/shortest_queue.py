@@ -14,7 +14,7 @@ import numpy as np
 from sweep.families import Point
 from sweep.families.dispatch._analytic import empty_summary
 from sweep.families.dispatch._core import _dispatch, _trim
-from sweep.families.dispatch._policy import DispatchPolicy, register_policy
+from sweep.families.dispatch._policy import dispatch_policy
 from sweep.families.dispatch._workload import Workload
 
 
@@ -41,4 +41,4 @@ def _analytic(point: Point, workload: Workload) -> dict[str, object]:
     return empty_summary(int(point.system["hosts"]), float(point.load))
 
 
-register_policy(DispatchPolicy("shortest_queue", kernel=_run, analytic=_analytic))
+POLICY = dispatch_policy("shortest_queue", kernel=_run, analytic=_analytic)

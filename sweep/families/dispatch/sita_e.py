@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from sweep.families.dispatch._policy import register_policy
 from sweep.families.dispatch._sita import cutoffs_at_work_fractions, sita_policy
 from sweep.workloads import Distribution
 
@@ -25,4 +24,4 @@ def rule(dist: Distribution, hosts: int, load: float,
     return cutoffs_at_work_fractions(dist, np.full(hosts, 1.0 / hosts))
 
 
-register_policy(sita_policy("sita_e", rule))
+POLICY = sita_policy("sita_e", rule)

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 from scipy import optimize
 
-from sweep.families.dispatch._policy import register_policy
 from sweep.families.dispatch._sita import (
     cutoffs_at_work_fractions,
     excess_slowdown,
@@ -83,4 +82,4 @@ def rule(dist: Distribution, hosts: int, load: float,
     return tuple(_chain(dist, rate, hosts, math.exp(root))[0])
 
 
-register_policy(sita_policy("sita_u_fair", rule, check=require_finite_slowdown))
+POLICY = sita_policy("sita_u_fair", rule, check=require_finite_slowdown)

@@ -20,7 +20,6 @@ import numpy as np
 from scipy import optimize
 
 from sweep.families.dispatch import sita_u_fair
-from sweep.families.dispatch._policy import register_policy
 from sweep.families.dispatch._sita import (
     cutoffs_at_work_fractions,
     finite_upper,
@@ -66,4 +65,4 @@ def rule(dist: Distribution, hosts: int, load: float,
     return equal if best is None else tuple(float(c) for c in np.exp(best.x))
 
 
-register_policy(sita_policy("sita_u_opt", rule, check=require_finite_slowdown))
+POLICY = sita_policy("sita_u_opt", rule, check=require_finite_slowdown)

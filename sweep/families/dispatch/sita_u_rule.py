@@ -18,14 +18,13 @@ fix host 1's fraction of the work (a sweepable degree of unbalancing).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from sweep.families import Point
-from sweep.families.dispatch._policy import register_policy
+from sweep.families import param
 from sweep.families.dispatch._sita import cutoffs_at_work_fractions, sita_policy
-from sweep.families.dispatch._workload import Workload
 from sweep.workloads import Distribution
 
 
@@ -44,13 +43,12 @@ def rule(dist: Distribution, hosts: int, load: float,
     return cutoffs_at_work_fractions(dist, fractions)
 
 
-def _check(point: Point, workload: Workload) -> None:
-    value = point.policy.get("host1_fraction")
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
-                              or not 0.0 < value < 1.0):
-        raise ValueError(f"policy sita_u_rule: host1_fraction must be null (the rule ρ/h) "
-                         f"or a number in (0, 1), got {value!r}")
+@dataclass(frozen=True)
+class RuleParams:
+    """``host1_fraction``: ``null`` for the rule (ρ/h), or host 1's fixed fraction of the work."""
+
+    host1_fraction: float | None = param(None, gt=0, lt=1, nullable=True,
+                                         doc="null: the rule rho/h; else host 1's share of the work")
 
 
-register_policy(sita_policy("sita_u_rule", rule, parameters={"host1_fraction": None},
-                            check=_check))
+POLICY = sita_policy("sita_u_rule", rule, params=RuleParams)

@@ -8,23 +8,19 @@ one file per policy; the grid-point wrapper:
 :mod:`~sweep.families.malleable.simulate`.
 """
 
-from sweep.families import Family, register
-from sweep.families.malleable import (  # noqa: F401  (each registers itself)
-    eqs,
-    eqs_avg,
-    eqs_pws,
-    fb_asp,
-    fb_pws,
-)
-from sweep.families.malleable._policy import POLICIES
+from sweep.families import Family
+from sweep.families.malleable._policy import MalleableHooks
 from sweep.families.malleable.simulate import VARIABLES, simulate, validate
 
-FAMILY = register(Family(
+FAMILY = Family(
     name="malleable",
-    policies=tuple(POLICIES),
+    package=__name__,
+    hooks=MalleableHooks,
     variables=VARIABLES,
     simulate=simulate,
     validate=validate,
-))
+    default_workload="malleable_synthetic",
+    default_system="mpp128",
+)
 
-__all__ = ["FAMILY", "POLICIES"]
+__all__ = ["FAMILY"]

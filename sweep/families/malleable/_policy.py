@@ -1,8 +1,8 @@
 """The malleable policies by config name (STYLE pattern 1: one file + one YAML per policy).
 
-Each policy module registers one :class:`Policy`: its name, the dataclass of
-its parameters (the ``policy`` config section less ``name``; the dataclass
-checks the values) and ``run``::
+Each policy module defines one :class:`~sweep.families.Policy` of family
+``malleable``: its name, the dataclass of its parameters (the ``policy``
+config section less ``name``) and :class:`MalleableHooks` with ``run``::
 
     run(jobs, processors, params, stop) -> st
 
@@ -12,34 +12,21 @@ state at the end (see :mod:`sweep.families.malleable._core`).
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from sweep.families._registry import Registry
 
 Outcome = tuple  # the kernel state, sweep.families.malleable._core
 
 
 @dataclass(frozen=True)
-class Policy:
-    """One malleable processor-allocation policy."""
+class MalleableHooks:
+    """The malleable family's hooks: ``run(jobs, processors, params, stop) -> st``."""
 
-    name: str
     run: Callable[..., Outcome]
-    params: type
-
-    def make_params(self, config: Mapping[str, Any]) -> Any:
-        """The parameter dataclass from a policy config section; unknown keys raise."""
-        known = {f.name for f in dataclasses.fields(self.params)}
-        extra = sorted(set(config) - known - {"name"})
-        if extra:
-            raise ValueError(f"policy {self.name!r} has no option {extra[0]!r}; "
-                             f"allowed: {', '.join(sorted(known))}")
-        return self.params(**{k: v for k, v in config.items() if k in known})
 
 
 def _seconds(name: str, value: Any, zero: bool) -> None:
@@ -88,8 +75,3 @@ class Quantum(Overhead):
     def __post_init__(self) -> None:
         super().__post_init__()
         _seconds("quantum", self.quantum, zero=False)
-
-
-#: malleable policies by name; a duplicate name raises (shared Registry of the families)
-POLICIES: Registry[Policy] = Registry("malleable policy")
-register_policy = POLICIES.register

@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from sweep.families.malleable import _core
-from sweep.families.malleable._policy import Outcome, Policy, Shares, register_policy
+from sweep.families import Policy
+from sweep.families.malleable._policy import MalleableHooks, Outcome, Shares
 from sweep.families.malleable.workload import MalleableJobs
 
 
@@ -49,4 +50,4 @@ def run(jobs: MalleableJobs, processors: int, params: Shares, stop: _core.Stop) 
     return run_two_phase(jobs, processors, params, stop)
 
 
-register_policy(Policy("eqs", run, Shares))
+POLICY = Policy("eqs", "malleable", MalleableHooks(run), Shares)

@@ -15,7 +15,8 @@ parallelism ``W / T_min``, ``T_min`` the least execution time on at most
 from __future__ import annotations
 
 from sweep.families.malleable import _core
-from sweep.families.malleable._policy import Outcome, Policy, Shares, register_policy
+from sweep.families import Policy
+from sweep.families.malleable._policy import MalleableHooks, Outcome, Shares
 from sweep.families.malleable.eqs import caps, run_two_phase
 from sweep.families.malleable.workload import MalleableJobs
 from sweep.workloads.speedup import average_parallelism
@@ -27,4 +28,4 @@ def run(jobs: MalleableJobs, processors: int, params: Shares, stop: _core.Stop) 
     return run_two_phase(jobs, processors, params, stop, first=avg)
 
 
-register_policy(Policy("eqs_avg", run, Shares))
+POLICY = Policy("eqs_avg", "malleable", MalleableHooks(run), Shares)

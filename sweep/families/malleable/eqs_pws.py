@@ -9,7 +9,8 @@ and ``repartition_overhead`` as in EQS (:mod:`~sweep.families.malleable.eqs`).
 from __future__ import annotations
 
 from sweep.families.malleable import _core
-from sweep.families.malleable._policy import Outcome, Policy, Shares, register_policy
+from sweep.families import Policy
+from sweep.families.malleable._policy import MalleableHooks, Outcome, Shares
 from sweep.families.malleable.eqs import run_two_phase
 from sweep.families.malleable.workload import MalleableJobs
 
@@ -19,4 +20,4 @@ def run(jobs: MalleableJobs, processors: int, params: Shares, stop: _core.Stop) 
     return run_two_phase(jobs, processors, params, stop, first=jobs.pws)
 
 
-register_policy(Policy("eqs_pws", run, Shares))
+POLICY = Policy("eqs_pws", "malleable", MalleableHooks(run), Shares)

@@ -13,7 +13,8 @@ from numba import njit
 
 from sweep.families._numba import NO_REFCOUNT
 from sweep.families.malleable import _core
-from sweep.families.malleable._policy import Outcome, Policy, Quantum, register_policy
+from sweep.families import Policy
+from sweep.families.malleable._policy import MalleableHooks, Outcome, Quantum
 from sweep.families.malleable.eqs import caps
 from sweep.families.malleable.workload import MalleableJobs
 
@@ -39,4 +40,4 @@ def run(jobs: MalleableJobs, processors: int, params: Quantum, stop: _core.Stop)
                              float(processors), float(params.quantum), np.zeros(len(jobs)), st)
 
 
-register_policy(Policy("fb_asp", run, Quantum))
+POLICY = Policy("fb_asp", "malleable", MalleableHooks(run), Quantum)

@@ -48,9 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from sweep.families import Point, Result, StopRule, Variable
+from sweep.families import Point, Result, StopRule, Variable, load_families
 from sweep.families.malleable import _core
-from sweep.families.malleable._policy import POLICIES
 from sweep.families.malleable.controls import control_means, control_values
 from sweep.families.malleable.workload import MalleableJobs, make_jobs, validate_workload
 from sweep.stats import ci_halfwidth, controlled_mean
@@ -100,10 +99,7 @@ def stop_rule(stop: StopRule) -> _core.Stop:
 
 def validate(point: Point) -> None:
     """Check policy, its options, workload, system, load and stop rule before any run."""
-    name = point.policy["name"]
-    if name not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(sorted(POLICIES))}, got {name!r}")
-    POLICIES[name].make_params(point.policy)
+    load_families()["malleable"].params(point)
     validate_workload(point.workload)
     _processors(point)
     if not 0 < point.load < math.inf:
@@ -161,8 +157,8 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
     if names:
         stop = stop._replace(controls=control_values(names, jobs, processors),
                              control_means=control_means(names, point.workload, processors, point.load))
-    policy = POLICIES[point.policy["name"]]
-    st = policy.run(jobs, processors, policy.make_params(point.policy), stop)
+    family = load_families()["malleable"]
+    st = family.policy(point).hooks.run(jobs, processors, family.params(point), stop)
     recorded = None
     if point.record_jobs:
         depart, acq = st[4], st[1]

@@ -6,23 +6,20 @@ conservative backfilling and slack-based priority backfilling replayed on SWF tr
 policy; the grid-point wrapper: :mod:`~sweep.families.rigid.simulate`.
 """
 
-from sweep.families import Family, register
-from sweep.families.rigid import (  # noqa: F401  (each registers itself)
-    conservative,
-    easy,
-    fcfs,
-    slack,
-)
-from sweep.families.rigid._policy import POLICIES
+from sweep.families import Family
+from sweep.families.rigid._policy import RigidHooks
 from sweep.families.rigid.simulate import VARIABLES, month_labels, simulate, validate
 
-FAMILY = register(Family(
+FAMILY = Family(
     name="rigid",
-    policies=tuple(POLICIES),
+    package=__name__,
+    hooks=RigidHooks,
     variables=VARIABLES,
     simulate=simulate,
     validate=validate,
+    default_workload="kth",
+    default_system="sp2_128",
     extra_coords={"month": month_labels},
-))
+)
 
-__all__ = ["FAMILY", "POLICIES"]
+__all__ = ["FAMILY"]

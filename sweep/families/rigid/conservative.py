@@ -24,7 +24,8 @@ from numba import njit
 
 from sweep.families._numba import NO_REFCOUNT
 from sweep.families.rigid import _core
-from sweep.families.rigid._policy import NoParams, Policy, register_policy
+from sweep.families import NoParams, Policy
+from sweep.families.rigid._policy import RigidHooks
 
 
 @njit(cache=True)
@@ -81,4 +82,4 @@ def reservations(submit: np.ndarray, run: np.ndarray, requested: np.ndarray,
     return _conservative(submit, run, requested, procs, processors)
 
 
-register_policy(Policy("conservative", schedule))
+POLICY = Policy("conservative", "rigid", RigidHooks(schedule))

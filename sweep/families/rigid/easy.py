@@ -23,7 +23,8 @@ from numba import njit
 
 from sweep.families._numba import NO_REFCOUNT
 from sweep.families.rigid import _core
-from sweep.families.rigid._policy import NoParams, Policy, register_policy
+from sweep.families import NoParams, Policy
+from sweep.families.rigid._policy import RigidHooks
 
 
 @njit(cache=True)
@@ -64,4 +65,4 @@ def schedule(submit: np.ndarray, run: np.ndarray, requested: np.ndarray, procs: 
     return state[0]
 
 
-register_policy(Policy("easy", schedule))
+POLICY = Policy("easy", "rigid", RigidHooks(schedule))

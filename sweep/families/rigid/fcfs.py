@@ -11,7 +11,8 @@ from numba import njit
 
 from sweep.families._numba import NO_REFCOUNT
 from sweep.families.rigid import _core
-from sweep.families.rigid._policy import NoParams, Policy, register_policy
+from sweep.families import NoParams, Policy
+from sweep.families.rigid._policy import RigidHooks
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -31,4 +32,4 @@ def schedule(submit: np.ndarray, run: np.ndarray, requested: np.ndarray, procs: 
     return state[0]
 
 
-register_policy(Policy("fcfs", schedule))
+POLICY = Policy("fcfs", "rigid", RigidHooks(schedule))

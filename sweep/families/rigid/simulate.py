@@ -35,8 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from sweep.families import Point, Result, Variable
-from sweep.families.rigid._policy import POLICIES
+from sweep.families import Point, Result, Variable, load_families
 from sweep.families.rigid.jobs import RigidJobs, prepare
 from sweep.workloads.named import resolve_trace_path
 from sweep.workloads.swf import SWFError, SWFFileNotFoundError, read_swf
@@ -96,10 +95,7 @@ def load_jobs(point: Point) -> RigidJobs:
 
 def validate(point: Point) -> None:
     """Check the policy, its parameters, the workload and the system before any run."""
-    name = point.policy["name"]
-    if name not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(sorted(POLICIES))}, got {name!r}")
-    POLICIES[name].make_params(point.policy)
+    load_families()["rigid"].params(point)
     point.stop.require_fixed_length("rigid")
     load_jobs(point)
 
@@ -107,7 +103,7 @@ def validate(point: Point) -> None:
 def schedule(jobs: RigidJobs, policy: str, params: Any) -> np.ndarray:
     """Start times of every job, each part simulated on its own from an empty machine."""
     start = np.empty(len(jobs))
-    run = POLICIES[policy].schedule
+    run = load_families()["rigid"].policies[policy].hooks.schedule
     for k in range(len(jobs.labels)):
         s = jobs.part(k)
         start[s] = run(jobs.submit[s], jobs.run[s], jobs.requested[s], jobs.procs[s],
@@ -165,7 +161,7 @@ def summarize(jobs: RigidJobs, start: np.ndarray) -> dict[str, Any]:
 def simulate(point: Point, rng: np.random.Generator) -> Result:
     """One deterministic trace run of ``point`` (``rng`` unused; module docstring)."""
     jobs = load_jobs(point)
-    params = POLICIES[point.policy["name"]].make_params(point.policy)
+    params = load_families()["rigid"].params(point)
     start = schedule(jobs, point.policy["name"], params)
     recorded = None
     if point.record_jobs:

@@ -70,7 +70,8 @@ import numpy as np
 from numba import njit
 
 from sweep.families.rigid import _core
-from sweep.families.rigid._policy import Policy, register_policy
+from sweep.families import Policy
+from sweep.families.rigid._policy import RigidHooks
 
 HEURISTICS = ("ast", "aat", "du", "dc", "dp")
 FAIRNESS = ("printed", "alpha_f")
@@ -265,4 +266,4 @@ def schedule(submit: np.ndarray, run: np.ndarray, requested: np.ndarray, procs: 
                   HEURISTICS.index(params.heuristic))
 
 
-register_policy(Policy("slack", schedule, SlackParams))
+POLICY = Policy("slack", "rigid", RigidHooks(schedule), SlackParams)

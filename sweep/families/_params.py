@@ -1,0 +1,153 @@
+"""Parameter dataclasses as the schema of policies and other options (DESIGN §2a).
+
+A policy's parameters are one frozen dataclass: each field's default is the
+paper's value, its docstring says where it comes from, and :func:`param`
+records what values are allowed. :func:`check_params` is the one place that
+checks a config section against such a dataclass and builds it; every problem
+is one line naming the option, the allowed values and the value given::
+
+    @dataclass(frozen=True)
+    class QuantumParams:
+        quantum: float = param(10.0, gt=0, unit="seconds")
+
+    check_params(QuantumParams, {"quantum": 0}, section="policy", owner="policy 'fb_pws'")
+    # ValueError: policy.quantum must be a number of seconds > 0, got 0
+
+Cross-field rules stay in the dataclass's ``__post_init__``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["NoParams", "Spec", "check_params", "param", "params_doc"]
+
+
+@dataclass(frozen=True)
+class NoParams:
+    """Parameters of a policy that has none."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What values a parameter allows (see :func:`param`)."""
+
+    ge: float | None = None
+    gt: float | None = None
+    le: float | None = None
+    lt: float | None = None
+    choices: tuple[Any, ...] | None = None
+    unit: str = ""
+    finite: bool = True
+    nullable: bool = False
+    doc: str = ""
+
+    def describe(self, default: Any) -> str:
+        """The allowed values in words, e.g. ``a number of seconds > 0``."""
+        if self.nullable:
+            return "null or " + Spec(self.ge, self.gt, self.le, self.lt, self.choices, self.unit,
+                                     self.finite).describe(0.0 if default is None else default)
+        if self.choices is not None:
+            return "one of " + ", ".join(map(str, self.choices))
+        if isinstance(default, bool):
+            return "true or false"
+        if isinstance(default, str):
+            return "a string"
+        kind = "an integer" if isinstance(default, int) else "a number"
+        if self.unit:
+            kind = f"{kind} of {self.unit}"
+        low = (">=", self.ge) if self.ge is not None else (">", self.gt) if self.gt is not None else None
+        high = ("<=", self.le) if self.le is not None else ("<", self.lt) if self.lt is not None else None
+        if low and high:
+            left = "[" if low[0] == ">=" else "("
+            right = "]" if high[0] == "<=" else ")"
+            return f"{kind} in {left}{_num(low[1])}, {_num(high[1])}{right}"
+        bound = low or high
+        return f"{kind} {bound[0]} {_num(bound[1])}" if bound else kind
+
+    def allows(self, value: Any, default: Any) -> bool:
+        """Whether ``value`` has the default's type (an int is a float) and lies in range.
+
+        A nullable parameter whose default is ``None`` takes numbers (or ``choices``).
+        """
+        if self.nullable and value is None:
+            return True
+        if default is None:
+            default = 0.0
+        if self.choices is not None:
+            return any(value == c and type(value) is type(c) for c in self.choices)
+        if isinstance(default, bool):
+            return isinstance(value, bool)
+        if isinstance(default, str):
+            return isinstance(value, str)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return False
+        if isinstance(default, int) and not float(value).is_integer():
+            return False
+        if math.isnan(value) or (self.finite and math.isinf(value)):
+            return False
+        return ((self.ge is None or value >= self.ge) and (self.gt is None or value > self.gt)
+                and (self.le is None or value <= self.le) and (self.lt is None or value < self.lt))
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def param(default: Any, *, ge: float | None = None, gt: float | None = None, le: float | None = None,
+          lt: float | None = None, choices: Sequence[Any] | None = None, unit: str = "",
+          finite: bool = True, nullable: bool = False, doc: str = "") -> Any:
+    """A dataclass field with its allowed values: bounds, or ``choices`` for a string option.
+
+    The type is the default's: ``bool`` true/false, ``int`` an integer, ``float``
+    a number (an integer is accepted and converted), ``str`` one of ``choices``.
+    ``nullable`` also allows ``None`` (with a ``None`` default: a number otherwise).
+    A parameter without a spec (a plain default) is checked for its type only.
+    """
+    spec = Spec(ge, gt, le, lt, tuple(choices) if choices is not None else None, unit, finite,
+                nullable, doc)
+    return field(default=default, metadata={"spec": spec})
+
+
+def _spec(f: dataclasses.Field) -> Spec:
+    return f.metadata.get("spec", Spec())
+
+
+def check_params(cls: type, config: Mapping[str, Any], *, section: str, owner: str,
+                 ignore: Sequence[str] = ("name",)) -> Any:
+    """Build ``cls`` from ``config`` (``ignore``'d keys skipped); one-line ``ValueError`` otherwise.
+
+    ``section`` prefixes the option in messages (``policy.quantum``); ``owner``
+    names what has no such option (``policy 'eqs'``).
+    """
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(config) - set(fields) - set(ignore))
+    if unknown:
+        allowed = ", ".join(sorted(fields)) or "none"
+        raise ValueError(f"{owner} has no option {unknown[0]!r}; allowed: {allowed}")
+    values = {}
+    for name, f in fields.items():
+        if name not in config:
+            continue
+        value, spec = config[name], _spec(f)
+        if not spec.allows(value, f.default):
+            raise ValueError(f"{section}.{name} must be {spec.describe(f.default)}, got {value!r}")
+        if value is None:
+            pass
+        elif isinstance(f.default, float) or f.default is None:
+            value = float(value)
+        elif isinstance(f.default, int) and not isinstance(f.default, bool):
+            value = int(value)
+        values[name] = value
+    return cls(**values)
+
+
+def params_doc(cls: type) -> list[tuple[str, Any, str, str]]:
+    """``(name, default, allowed values, doc)`` of every parameter: for ``--help`` and docs."""
+    return [(f.name, f.default, _spec(f).describe(f.default), _spec(f).doc)
+            for f in dataclasses.fields(cls)]
