@@ -7,16 +7,15 @@ import math
 import numpy as np
 import pytest
 
-from sweep.families import Point, StopRule
+from sweep.families import Point, StopRule, load_families
 from sweep.families.dispatch import FAMILY
 from sweep.families.dispatch._core import HostSystem
-from sweep.families import load_families
-
-POLICIES = load_families()["dispatch"].policies
 from sweep.families.dispatch._workload import JobStream, Workload
 from sweep.workloads import Empirical
 
 from ._util import NEEDS_FINITE_SLOWDOWN, point
+
+POLICIES = load_families()["dispatch"].policies
 
 #: MODEL_NOTES §3, C90 reconstruction, 2 hosts: E[W]·E[1/X], i.e. mean slowdown WITHOUT the +1.
 C90_CHECK = {0.5: {"random": 2091, "lwl": 697, "sita_e": 202},

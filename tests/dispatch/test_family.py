@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -12,12 +11,11 @@ import yaml
 
 from sweep.families import FAMILIES, family_of, load_families
 from sweep.families.dispatch import FAMILY
-from sweep.families import load_families
-
-REGISTERED = load_families()["dispatch"].policies
 from sweep.families.dispatch._workload import workload_of
 
 from ._util import NEEDS_FINITE_SLOWDOWN, POLICIES, WORKLOADS, point
+
+REGISTERED = load_families()["dispatch"].policies
 
 CONF = Path(__file__).resolve().parents[2] / "conf" / "policy"
 

@@ -4,14 +4,13 @@ import numpy as np
 import pytest
 from naive import malleable as naive
 
-from sweep.families import Point, StopRule
+from sweep.families import Point, StopRule, load_families
 from sweep.families.malleable import _core
-from sweep.families import load_families
-
-POLICIES = load_families()["malleable"].policies
 from sweep.families.malleable.simulate import simulate
 from sweep.families.malleable.workload import make_jobs
 from sweep.workloads.speedup import average_parallelism
+
+POLICIES = load_families()["malleable"].policies
 
 #: (policy, options): every variant the generic checks run over (STYLE pattern 5)
 VARIANTS = [("eqs", {}), ("eqs", {"fractional": True}), ("eqs_pws", {}),

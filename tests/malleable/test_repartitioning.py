@@ -8,10 +8,10 @@ import pytest
 
 from sweep.families import load_families
 from sweep.families.malleable import _core
-
-POLICIES = load_families()["malleable"].policies
 from sweep.families.malleable.workload import make_jobs
 from sweep.workloads.speedup import average_parallelism
+
+POLICIES = load_families()["malleable"].policies
 
 FIG6B = {"name": "fig6b", "kind": "malleable", "parallelism": "dist1", "demand_mean": 1000.0,
          "demand_scv": 100.0, "demand_growth": "n2", "demand_normalise": True,

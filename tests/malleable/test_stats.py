@@ -7,11 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sweep.families import Point, StopRule
-from sweep.families import load_families
+from sweep.families import Point, StopRule, load_families
 from sweep.families.malleable import _core
-
-POLICIES = load_families()["malleable"].policies
 from sweep.families.malleable.simulate import BATCHES, simulate, stop_rule
 from sweep.families.malleable.workload import make_jobs
 from sweep.stats import (
@@ -22,6 +19,8 @@ from sweep.stats import (
     t_halfwidth,
     trend_pvalue,
 )
+
+POLICIES = load_families()["malleable"].policies
 
 MG1 = {"name": "mg1", "kind": "malleable", "parallelism": 128, "demand_mean": 1000.0,
        "demand_scv": 1.0, "demand_growth": "none", "demand_normalise": True,

@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sweep.families.rigid import conservative
 from sweep.families import NoParams, load_families
-
-POLICIES = load_families()["rigid"].policies
+from sweep.families.rigid import conservative
 from sweep.families.rigid.jobs import prepare
 from sweep.families.rigid.slack import SlackParams
+
+POLICIES = load_families()["rigid"].policies
 
 PROCESSORS = (128, 100)
 TABLE = {"fcfs": NoParams(), "easy": NoParams(), "conservative": NoParams(),

@@ -11,9 +11,9 @@ import pytest
 from naive import rigid as naive
 
 from sweep.families import NoParams, load_families
+from sweep.families.rigid.jobs import prepare
 
 POLICIES = load_families()["rigid"].policies
-from sweep.families.rigid.jobs import prepare
 
 REFERENCED = ["fcfs", "easy", "conservative"]
 

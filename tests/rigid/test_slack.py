@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from sweep.families import load_families
-
-POLICIES = load_families()["rigid"].policies
 from sweep.families.rigid.jobs import prepare
 from sweep.families.rigid.simulate import schedule
 from sweep.families.rigid.slack import HEURISTICS, SlackParams
+
+POLICIES = load_families()["rigid"].policies
 
 # P = 2, SF = 1, AWT = 6 s, α = 1, AST, all UP = PP = 0. A job inserted with SP = ½ has
 # p = 1/6; after its start is fixed, SP = min(wait / 12, 1), p = SP / 3, s = s0 = (1 - p)·6.

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-
 Outcome = tuple  # the kernel state, sweep.families.malleable._core
 
 

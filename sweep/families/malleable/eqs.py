@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweep.families.malleable import _core
 from sweep.families import Policy
+from sweep.families.malleable import _core
 from sweep.families.malleable._policy import MalleableHooks, Outcome, Shares
 from sweep.families.malleable.workload import MalleableJobs
 

@@ -14,8 +14,8 @@ parallelism ``W / T_min``, ``T_min`` the least execution time on at most
 
 from __future__ import annotations
 
-from sweep.families.malleable import _core
 from sweep.families import Policy
+from sweep.families.malleable import _core
 from sweep.families.malleable._policy import MalleableHooks, Outcome, Shares
 from sweep.families.malleable.eqs import caps, run_two_phase
 from sweep.families.malleable.workload import MalleableJobs

@@ -8,8 +8,8 @@ and ``repartition_overhead`` as in EQS (:mod:`~sweep.families.malleable.eqs`).
 
 from __future__ import annotations
 
-from sweep.families.malleable import _core
 from sweep.families import Policy
+from sweep.families.malleable import _core
 from sweep.families.malleable._policy import MalleableHooks, Outcome, Shares
 from sweep.families.malleable.eqs import run_two_phase
 from sweep.families.malleable.workload import MalleableJobs

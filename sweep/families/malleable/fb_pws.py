@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sweep.families import Policy
 from sweep.families._numba import NO_REFCOUNT
 from sweep.families.malleable import _core
-from sweep.families import Policy
 from sweep.families.malleable._policy import MalleableHooks, Outcome, Quantum
 from sweep.families.malleable.eqs import caps
 from sweep.families.malleable.workload import MalleableJobs

@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sweep.families import NoParams, Policy
 from sweep.families._numba import NO_REFCOUNT
 from sweep.families.rigid import _core
-from sweep.families import NoParams, Policy
 from sweep.families.rigid._policy import RigidHooks
 
 

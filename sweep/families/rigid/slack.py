@@ -69,8 +69,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from sweep.families.rigid import _core
 from sweep.families import Policy
+from sweep.families.rigid import _core
 from sweep.families.rigid._policy import RigidHooks
 
 HEURISTICS = ("ast", "aat", "du", "dc", "dp")
