@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
-from sweep.families import Point, Result, StopRule
+from sweep.families import Point, Result, StopRule, load_families
 from sweep.families.dispatch._simulate import simulate_arrays
 
 WORKLOADS = {
@@ -18,10 +19,22 @@ WORKLOADS = {
     "ctc": {"name": "ctc", "kind": "trace", "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz",
             "processors": 8, "sampling": "bootstrap", "cutoff_fraction": 0.5},
 }
-POLICIES = ("random", "round_robin", "shortest_queue", "lwl", "central_queue", "sita_e",
-            "sita_u_opt", "sita_u_fair", "sita_u_rule")
-#: SITA-U-opt and -fair need E[1/X] < inf: not exponential, not hyperexponential.
-NEEDS_FINITE_SLOWDOWN = ("sita_u_opt", "sita_u_fair")
+FAMILY = load_families()["dispatch"]
+#: (policy, parameters): every registered policy with each of its examples; the generic checks
+#: run over these, so a new policy is tested by being registered (STYLE pattern 5).
+CASES = [pytest.param(name, dict(params), id="-".join([name, *(f"{k}={v}" for k, v in params.items())]))
+         for name, policy in FAMILY.policies.items() for params in policy.examples]
+
+
+def usable_workload(policy: str, params: dict, candidates: Sequence[str] = ("hyperexp2", "c90")) -> str:
+    """The first of ``candidates`` the policy accepts (SITA-U needs E[1/X] < inf, so not hyperexp2)."""
+    for name in candidates:
+        try:
+            FAMILY.validate(point(policy, name, **params))
+        except ValueError:
+            continue
+        return name
+    raise AssertionError(f"policy {policy} accepts none of {candidates}")
 
 
 def point(policy: str, workload: str = "exponential", *, hosts: int = 2, load: float = 0.5,

@@ -13,7 +13,7 @@ from sweep.families.dispatch._core import HostSystem
 from sweep.families.dispatch._workload import JobStream, Workload
 from sweep.workloads import Empirical
 
-from ._util import NEEDS_FINITE_SLOWDOWN, point
+from ._util import CASES, point, usable_workload
 
 POLICIES = load_families()["dispatch"].policies
 
@@ -58,10 +58,9 @@ def test_random_pk_formula():
     assert summary["mean_slowdown"] == math.inf  # E[1/X] diverges for exponential phases
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-def test_summary_is_complete(policy):
-    workload = "c90" if policy in NEEDS_FINITE_SLOWDOWN else "hyperexp2"
-    result = FAMILY.analytic(point(policy, workload, hosts=3, load=0.6))
+@pytest.mark.parametrize(("policy", "params"), CASES)
+def test_summary_is_complete(policy, params):
+    result = FAMILY.analytic(point(policy, usable_workload(policy, params), hosts=3, load=0.6, **params))
     assert set(result.summary) == {v.name for v in FAMILY.variables}
     assert result.summary["jobs"] == 0 and result.work == 0
     assert result.summary["utilization"] == pytest.approx(0.6)
@@ -69,8 +68,13 @@ def test_summary_is_complete(policy):
     for variable in FAMILY.variables:
         if variable.dims == ("host",):
             assert len(result.summary[variable.name]) == 3
-    without_formula = policy in ("round_robin", "shortest_queue")
-    assert math.isnan(result.summary["mean_response"]) is without_formula
+
+
+@pytest.mark.parametrize(("policy", "params"), [("round_robin", {}), ("shortest_queue", {}),
+                                                ("power_of_d", {"d": 2})])
+def test_no_closed_form_gives_nan_but_utilization(policy, params):
+    summary = FAMILY.analytic(point(policy, "hyperexp2", hosts=3, load=0.6, **params)).summary
+    assert math.isnan(summary["mean_response"]) and summary["utilization"] == pytest.approx(0.6)
 
 
 def test_var_slowdown_against_simulation():

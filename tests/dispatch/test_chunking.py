@@ -9,7 +9,7 @@ from sweep.families.dispatch._core import HostSystem
 from sweep.families.dispatch._simulate import simulate
 from sweep.families.dispatch.lwl import _run as lwl_kernel
 
-from ._util import NEEDS_FINITE_SLOWDOWN, POLICIES, point
+from ._util import CASES, point, usable_workload
 
 
 def _same(a, b):
@@ -21,12 +21,12 @@ def _same(a, b):
     assert a.work == b.work
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-def test_family_chunks(policy):
+@pytest.mark.parametrize(("policy", "params"), CASES)
+def test_family_chunks(policy, params):
     """Chunks of 1 << 20, 1000 and 777 jobs (not a multiple of the draw block, nor of the
     batch length) give the same summary and job records. ρ = .95 makes the rings grow."""
-    workload = "c90" if policy in NEEDS_FINITE_SLOWDOWN else "hyperexp2"
-    p = point(policy, workload, hosts=3, load=0.95, jobs=20_000, warmup=3_333, record=True)
+    p = point(policy, usable_workload(policy, params), hosts=3, load=0.95, jobs=20_000, warmup=3_333,
+              record=True, **params)
     whole = simulate(p, np.random.default_rng(5))
     for chunk in (1000, 777):
         _same(whole, simulate(p, np.random.default_rng(5), chunk_jobs=chunk))

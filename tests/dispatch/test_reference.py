@@ -13,14 +13,10 @@ import numpy as np
 import pytest
 from naive import dispatch as naive
 
-from sweep.families.dispatch import sita_e, sita_u_fair, sita_u_opt, sita_u_rule
 from sweep.families.dispatch._simulate import simulate_arrays
 from sweep.families.dispatch._workload import workload_of
 
-from ._util import POLICIES, WORKLOADS, FixedDraws, point
-
-SITA = {"sita_e": sita_e, "sita_u_opt": sita_u_opt, "sita_u_fair": sita_u_fair,
-        "sita_u_rule": sita_u_rule}
+from ._util import CASES, FAMILY, FixedDraws, point, usable_workload
 
 
 def _jobs(rng, integer: bool):
@@ -30,20 +26,21 @@ def _jobs(rng, integer: bool):
     return np.cumsum(rng.exponential(1.0, n)), rng.pareto(1.5, n) + 0.2
 
 
-def _cutoffs(policy: str, workload: str, hosts: int, load: float) -> tuple[float, ...]:
-    if policy not in SITA:
-        return ()
-    rule = SITA[policy].rule
-    params = {"host1_fraction": None} if policy == "sita_u_rule" else {}
-    return rule(workload_of(WORKLOADS[workload]).cutoffs, hosts, load, params)
+def _cutoffs(p) -> tuple[float, ...]:
+    """The size cutoffs of a size-interval policy (its ``cutoffs`` hook), else none."""
+    cutoffs = FAMILY.policy(p).hooks.cutoffs
+    return cutoffs(p, workload_of(p.workload)) if cutoffs else ()
 
 
 @pytest.mark.parametrize("integer", [False, True], ids=["continuous", "integer"])
-@pytest.mark.parametrize("policy", POLICIES)
-def test_kernel_matches_reference(policy, integer):
-    rng = np.random.default_rng(zlib.crc32(f"{policy}{integer}".encode()))
-    # Sizes around 1 here, so SITA's cutoffs come from a workload with sizes around 1 too.
-    workload = "exponential" if policy in ("sita_e", "sita_u_rule") else "c90"
+@pytest.mark.parametrize(("policy", "params"), CASES)
+def test_kernel_matches_reference(policy, params, integer):
+    if policy not in naive.POLICIES:
+        pytest.skip(f"no naive reference for {policy}")
+    rng = np.random.default_rng(zlib.crc32(f"{policy}{params}{integer}".encode()))
+    # Sizes around 1 here, so SITA's cutoffs come from a workload with sizes around 1 too;
+    # SITA-U needs E[1/X] < inf: C90 sizes, scaled up to its range.
+    workload = usable_workload(policy, params, ("exponential", "c90"))
     for trial in range(25):
         arrival, size = _jobs(rng, integer)
         if workload == "c90":
@@ -51,12 +48,12 @@ def test_kernel_matches_reference(policy, integer):
         hosts = int(rng.integers(1, 5))
         load = float(rng.choice([0.3, 0.7]))
         warmup = int(rng.integers(0, len(arrival) - 1))
-        draws = rng.random(len(arrival))
-        cutoffs = _cutoffs(policy, workload, hosts, load)
-        want_start, want_end, want_host = naive.simulate(
-            policy, arrival.tolist(), size.tolist(), hosts, cutoffs=cutoffs, draws=draws.tolist())
+        draws = rng.random(8 * len(arrival))  # enough uniforms for up to 8 per job
         p = point(policy, workload, hosts=hosts, load=load, jobs=len(arrival) - warmup,
-                  warmup=warmup, record=True)
+                  warmup=warmup, record=True, **params)
+        want_start, want_end, want_host = naive.simulate(
+            policy, arrival.tolist(), size.tolist(), hosts, cutoffs=_cutoffs(p), draws=draws.tolist(),
+            **params)
         result = simulate_arrays(p, arrival, size, FixedDraws(draws), chunk_jobs=7)
         got = result.jobs
         where = f"trial {trial}, h={hosts}"

@@ -9,12 +9,13 @@ import pytest
 
 from sweep.families.dispatch import FAMILY
 
-from ._util import POLICIES, point, schedule
+from ._util import CASES, point, schedule, usable_workload
 
 
-@pytest.mark.parametrize("policy", [p for p in POLICIES if p not in ("sita_u_opt", "sita_u_fair")])
-def test_overload_stops_at_the_cap(policy):
-    p = point(policy, "hyperexp2", hosts=2, load=1.3, jobs=2_000_000, warmup=1000, cap=2000)
+@pytest.mark.parametrize(("policy", "params"), CASES)
+def test_overload_stops_at_the_cap(policy, params):
+    p = point(policy, usable_workload(policy, params), hosts=2, load=1.3, jobs=2_000_000, warmup=1000,
+              cap=2000, **params)
     result = FAMILY.simulate(p, np.random.default_rng(1))
     assert result.summary["saturated"]
     assert result.work < 100_000  # stopped long before the budget

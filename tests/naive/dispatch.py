@@ -20,6 +20,9 @@ import math
 from collections import deque
 
 ARRIVAL, DEPARTURE = 1, 0  # departures sort first at equal times
+#: The policies these references implement.
+POLICIES = ("random", "round_robin", "shortest_queue", "lwl", "central_queue", "sita_e", "sita_u_opt",
+            "sita_u_fair", "sita_u_rule", "power_of_d")
 
 
 class _Host:
@@ -31,11 +34,12 @@ class _Host:
 
 
 def simulate(policy: str, arrival: list[float], size: list[float], hosts: int, *,
-             cutoffs: tuple[float, ...] = (), draws: list[float] | None = None):
+             cutoffs: tuple[float, ...] = (), draws: list[float] | None = None, d: int = 2):
     """Start time, end time and host of every job, in arrival order.
 
     ``cutoffs``: SITA's size cutoffs (host i serves sizes in (c_{i-1}, c_i]);
-    ``draws``: Random's uniforms, host = floor(h U).
+    ``draws``: the uniforms of Random (job j: host floor(h U_j)) and of power-of-d
+    (job j samples the hosts floor(h U) of ``draws[j d : (j + 1) d]``).
     """
     n = len(arrival)
     start, end, host_of = [None] * n, [None] * n, [None] * n
@@ -84,6 +88,9 @@ def simulate(policy: str, arrival: list[float], size: list[float], hosts: int, *
             h = int(draws[job] * hosts)
         elif policy == "round_robin":
             h = job % hosts
+        elif policy == "power_of_d":
+            sampled = [int(u * hosts) for u in draws[job * d:(job + 1) * d]]
+            h = min(sampled, key=lambda k: jobs_at(k))  # min keeps the first sampled among equals
         elif policy == "shortest_queue":
             h = min(range(hosts), key=lambda k: (jobs_at(k), k))
         elif policy == "lwl":

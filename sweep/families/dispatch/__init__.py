@@ -2,10 +2,10 @@
 
 h identical hosts, each serving one job at a time, FCFS, run to completion;
 one Poisson stream of jobs, each dispatched on arrival to one host by the
-policy (Schroeder & Harchol-Balter, §1.1–1.2, §2.2). Nine policies, one file
-each: ``random``, ``round_robin``, ``shortest_queue``, ``lwl``,
+policy (Schroeder & Harchol-Balter, §1.1–1.2, §2.2). One file per policy:
+the paper's nine (``random``, ``round_robin``, ``shortest_queue``, ``lwl``,
 ``central_queue``, ``sita_e``, ``sita_u_opt``, ``sita_u_fair``,
-``sita_u_rule``. The compiled core is ``_core``; closed forms (``model:
+``sita_u_rule``) and ``power_of_d``. The compiled core is ``_core``; closed forms (``model:
 analytic``) are in ``_analytic`` and ``_sita``; MODEL_NOTES §3 gives the
 reconstructed workloads and the M/G/h approximation.
 

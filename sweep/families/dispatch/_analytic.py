@@ -90,6 +90,13 @@ def pk_hosts(rate: float, moments: dict[int, np.ndarray]) -> dict[str, object]:
     return summary
 
 
+def random_split(point: Point, workload: Workload) -> dict[str, object]:
+    """Random assignment (Bernoulli splitting): every host an M/G/1 queue at rate λ/h (P-K)."""
+    hosts = int(point.system["hosts"])
+    moments = {k: np.full(hosts, workload.sizes.moment(k) / hosts) for k in (0, 1, 2, 3, -1, -2)}
+    return pk_hosts(workload.rate(point.load, hosts), moments)
+
+
 def erlang_c(servers: int, offered: float) -> float:
     """Erlang-C probability that an arrival waits in M/M/h (``offered = λ E[X] = ρ h``).
 

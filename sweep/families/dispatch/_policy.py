@@ -44,12 +44,17 @@ class DispatchHooks:
     check(point, workload) -> None
         Raises ``ValueError`` for a workload the policy cannot use (the
         parameters are checked by the policy's parameter dataclass).
+    cutoffs(point, workload) -> tuple of h - 1 sizes, or None
+        For size-interval policies (SITA): the cutoffs, host i serving the
+        sizes in ``(c_{i-1}, c_i]`` (what the analysis and the naive
+        reference need to know of the policy).
     """
 
     kernel: Callable[..., int]
     analytic: Callable[[Point, Workload], dict[str, object]]
     assigner: Callable[[Point, Workload, np.random.Generator], Assigner] | None = None
     check: Callable[[Point, Workload], None] | None = None
+    cutoffs: Callable[[Point, Workload], tuple[float, ...]] | None = None
 
 
 def dispatch_policy(name: str, *, params: type = NoParams,

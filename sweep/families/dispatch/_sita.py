@@ -159,7 +159,7 @@ def sita_policy(name: str, rule: Rule, *, params: type = NoParams,
         return pk_hosts(workload.rate(point.load, hosts), moments)
 
     return dispatch_policy(name, params=params, kernel=_run_given, analytic=analytic,
-                           assigner=assigner, check=check)
+                           assigner=assigner, check=check, cutoffs=cutoffs)
 
 
 def require_finite_slowdown(point: Point, workload: Workload) -> None:

@@ -2,7 +2,7 @@
 
 Bernoulli splitting makes every host an independent M/G/1 FCFS queue with
 rate λ/h and the full size distribution (seed 003 §3.3), so the analytic model
-is Pollaczek–Khinchine per host (``_analytic.pk_hosts``). The host of job j is
+is Pollaczek–Khinchine per host (``_analytic.random_split``). The host of job j is
 ``floor(h U_j)`` with ``U_j`` from the policy's own child generator, drawn
 after (and apart from) the job stream (DESIGN §4); uniform doubles, unlike
 bounded integers, give the same hosts however the stream is chunked.
@@ -13,12 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from sweep.families import Point
-from sweep.families.dispatch._analytic import pk_hosts
+from sweep.families.dispatch._analytic import random_split
 from sweep.families.dispatch._core import _run_given
 from sweep.families.dispatch._policy import Assigner, dispatch_policy
 from sweep.families.dispatch._workload import Workload
-
-_ORDERS = (0, 1, 2, 3, -1, -2)
 
 
 def _assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Assigner:
@@ -32,11 +30,5 @@ def _assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Ass
     return assign
 
 
-def _analytic(point: Point, workload: Workload) -> dict[str, object]:
-    hosts = int(point.system["hosts"])
-    moments = {k: np.full(hosts, workload.sizes.moment(k) / hosts) for k in _ORDERS}
-    return pk_hosts(workload.rate(point.load, hosts), moments)
-
-
-POLICY = dispatch_policy("random", kernel=_run_given, analytic=_analytic,
+POLICY = dispatch_policy("random", kernel=_run_given, analytic=random_split,
                                assigner=_assigner)

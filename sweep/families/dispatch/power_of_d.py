@@ -1,0 +1,105 @@
+"""Power of d choices (Vvedenskaya, Dobrushin & Karpelevich 1996; Mitzenmacher 2001).
+
+Each arriving job samples ``d`` hosts uniformly at random, with replacement,
+and joins the one with the fewest jobs in system (the job in service counted;
+ties go to the host sampled first). ``d = 1`` is Random, host for host on the
+same random numbers; ``d = h`` samples of ``h`` hosts approach Shortest-Queue.
+
+The samples are drawn in advance, in numpy, from the policy's own child
+generator (DESIGN §4), ``d`` uniforms per job in job order, so that the hosts
+do not depend on how the stream is chunked: host ``floor(h U)`` as in Random.
+The kernel receives them packed in the ``given`` column, as the digits
+``1..h`` of one integer in base ``h + 1``, and its *choose* hook unpacks them.
+
+Analysis: for exponential sizes and ``h → ∞`` the fraction of hosts with at
+least ``i`` jobs tends to ``ρ^((d^i − 1)/(d − 1))`` (Mitzenmacher 2001,
+Theorem 3.1), so the mean response time tends to
+``(1/λ_host) Σ_{i≥1} ρ^((d^i − 1)/(d − 1))`` (Little's law, λ_host = ρ/E[X]);
+:func:`mean_field_response` computes it. For finite ``h`` there is no closed
+form: ``model=analytic`` gives NaN but the utilization (for ``d = 1``, Random's
+Pollaczek–Khinchine model).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from sweep.families import Point, param
+from sweep.families.dispatch._analytic import empty_summary, random_split
+from sweep.families.dispatch._core import _dispatch, _trim
+from sweep.families.dispatch._policy import Assigner, dispatch_policy
+from sweep.families.dispatch._workload import Workload
+
+
+@dataclass(frozen=True)
+class Choices:
+    """``d``: hosts sampled per job (2: the power of two choices)."""
+
+    d: int = param(2, ge=1, doc="hosts sampled per arriving job, with replacement")
+
+
+@numba.njit(cache=True)
+def _fewest_of_sampled(n, t, given, free, ring, head, tail):
+    """The sampled host with the fewest jobs at ``t``; the earliest sampled among equals."""
+    base = free.shape[0] + 1
+    packed = given[n]
+    best, fewest = 0, np.iinfo(np.int64).max
+    while packed > 0:
+        i = packed % base - 1
+        packed //= base
+        _trim(ring, head, tail, i, t)
+        count = tail[i] - head[i]
+        if count < fewest:
+            fewest, best = count, i
+    return best
+
+
+@numba.njit(cache=True)
+def _run(arrival, size, given, j0, j1, measuring, state, acc):
+    return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _fewest_of_sampled)
+
+
+def _d(point: Point) -> int:
+    return int(point.policy.get("d", Choices.d))
+
+
+def _check(point: Point, workload: Workload) -> None:
+    hosts, d = int(point.system["hosts"]), _d(point)
+    if (hosts + 1) ** d >= 2 ** 63:
+        raise ValueError(f"policy.d = {d} samples of {hosts} hosts do not fit one 64-bit column; "
+                         f"use d <= {int(62 / np.log2(hosts + 1))}")
+
+
+def _assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Assigner:
+    if rng is None:
+        raise ValueError("policy power_of_d draws its samples: it needs a generator")
+    hosts, d = int(point.system["hosts"]), _d(point)
+    digits = (hosts + 1) ** np.arange(d, dtype=np.int64)  # first sample: the lowest digit
+
+    def assign(sizes: np.ndarray, first: int) -> np.ndarray:
+        sampled = (rng.random(len(sizes) * d).reshape(len(sizes), d) * hosts).astype(np.int64)
+        return (sampled + 1) @ digits
+
+    return assign
+
+
+def _analytic(point: Point, workload: Workload) -> dict[str, object]:
+    """Random's P-K model for ``d = 1``; NaN but the utilization otherwise (module docstring)."""
+    if _d(point) == 1:
+        return random_split(point, workload)
+    return empty_summary(int(point.system["hosts"]), float(point.load))
+
+
+def mean_field_response(load: float, d: int, mean_size: float = 1.0, terms: int = 64) -> float:
+    """Mean response time of power-of-d with exponential sizes as ``h → ∞`` (module docstring)."""
+    if d == 1:
+        return mean_size / (1.0 - load)
+    tails = [load ** ((d ** i - 1) / (d - 1)) for i in range(1, terms) if (d ** i - 1) / (d - 1) < 4096]
+    return float(np.sum(tails)) * mean_size / load
+
+
+POLICY = dispatch_policy("power_of_d", params=Choices, examples=({"d": 1}, {"d": 2}, {"d": 3}),
+                         kernel=_run, analytic=_analytic, assigner=_assigner, check=_check)
