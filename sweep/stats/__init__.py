@@ -4,11 +4,10 @@ from sweep.stats.batch_means import (
     batch_means,
     ci_halfwidth,
     controlled_mean,
-    lag1_autocorrelation,
     means_from_sums,
     trend_pvalue,
 )
 from sweep.stats.sequential import controlled_halfwidth, mann_kendall_pvalue, t_halfwidth
 
-__all__ = ["batch_means", "ci_halfwidth", "controlled_halfwidth", "controlled_mean", "lag1_autocorrelation",
+__all__ = ["batch_means", "ci_halfwidth", "controlled_halfwidth", "controlled_mean",
            "mann_kendall_pvalue", "means_from_sums", "t_halfwidth", "trend_pvalue"]

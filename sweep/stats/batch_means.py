@@ -24,7 +24,6 @@ __all__ = [
     "batch_means",
     "ci_halfwidth",
     "controlled_mean",
-    "lag1_autocorrelation",
     "means_from_sums",
     "trend_pvalue",
 ]
@@ -101,18 +100,6 @@ def controlled_mean(means: np.ndarray, controls: np.ndarray, control_means: np.n
     residual = means - design @ coef
     variance = float(residual @ residual) / (k - 1 - q) * np.linalg.inv(design.T @ design)[0, 0]
     return float(coef[0]), float(stats.t.ppf(0.5 + level / 2.0, k - 1 - q) * math.sqrt(variance))
-
-
-def lag1_autocorrelation(means: np.ndarray) -> float:
-    """Lag-1 sample autocorrelation of the batch means (near 0 when batches are long enough)."""
-    means = np.asarray(means, dtype=np.float64)
-    if means.size < 3:
-        return math.nan
-    centred = means - means.mean()
-    denominator = float(np.dot(centred, centred))
-    if denominator == 0.0:
-        return 0.0
-    return float(np.dot(centred[:-1], centred[1:]) / denominator)
 
 
 def trend_pvalue(means: np.ndarray) -> float:

@@ -10,7 +10,6 @@ from sweep.stats.batch_means import (
     batch_means,
     ci_halfwidth,
     controlled_mean,
-    lag1_autocorrelation,
     means_from_sums,
     trend_pvalue,
 )
@@ -59,15 +58,6 @@ def test_trend_test_resists_one_huge_batch():
     means = np.random.default_rng(2).normal(size=32)
     means[-1] = 1000.0
     assert trend_pvalue(means) > 0.01
-
-
-def test_lag1_autocorrelation():
-    rng = np.random.default_rng(3)
-    assert abs(lag1_autocorrelation(rng.normal(size=5000))) < 0.05
-    ar = np.zeros(5000)
-    for k in range(1, 5000):
-        ar[k] = 0.8 * ar[k - 1] + rng.normal()
-    assert lag1_autocorrelation(ar) == pytest.approx(0.8, abs=0.05)
 
 
 def test_controlled_mean_is_the_least_squares_intercept():

@@ -1,0 +1,42 @@
+"""Idle-first dispatch: a job goes to an idle host if there is one, else round robin.
+
+The lowest-index host idle at the arrival takes the job; when every host is
+busy the job goes to host ``i mod h`` (``i`` its index in the stream), as under
+Round-Robin. An example of a policy added from outside sweep: one module, one
+entry point (``pyproject.toml``), nothing in sweep edited.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sweep.families.dispatch._analytic import empty_summary
+from sweep.families.dispatch._core import _dispatch
+from sweep.families.dispatch._policy import dispatch_policy
+
+
+@numba.njit
+def _idle_first(n, t, given, free, ring, head, tail):
+    """The lowest-index host idle at ``t``, else the host named in advance."""
+    for i in range(free.shape[0]):
+        if free[i] <= t:
+            return i
+    return given[n]
+
+
+@numba.njit
+def _run(arrival, size, given, j0, j1, measuring, state, acc):
+    return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _idle_first)
+
+
+def _cycle(point, workload, rng):
+    hosts = int(point.system["hosts"])
+    return lambda sizes, first: (first + np.arange(len(sizes), dtype=np.int64)) % hosts
+
+
+def _analytic(point, workload):
+    return empty_summary(int(point.system["hosts"]), float(point.load))
+
+
+POLICY = dispatch_policy("idle_first", kernel=_run, analytic=_analytic, assigner=_cycle)
