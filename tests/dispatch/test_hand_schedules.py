@@ -16,6 +16,8 @@ from sweep.families.dispatch._workload import workload_of
 
 from ._util import WORKLOADS, FixedDraws, schedule
 
+pytestmark = pytest.mark.kernel  # rerun without the JIT (tests/test_without_jit.py)
+
 
 def _check(result, host, start, end):
     jobs = result.jobs

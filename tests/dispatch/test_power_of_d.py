@@ -10,6 +10,7 @@ from sweep.families.dispatch.power_of_d import mean_field_response
 from ._util import FAMILY, FixedDraws, point, schedule
 
 
+@pytest.mark.kernel
 def test_one_choice_is_random_job_for_job():
     """d = 1 draws the same uniform per job as Random and sends the job to the same host."""
     one = FAMILY.simulate(point("power_of_d", "hyperexp2", hosts=4, load=0.8, jobs=20_000,
@@ -41,6 +42,7 @@ def test_approaches_the_mean_field_limit_as_hosts_grow():
     assert abs(errors[100]) < 0.03
 
 
+@pytest.mark.kernel
 def test_hand_worked_schedule():
     """Three hosts, four jobs of size 10 at t = 0, 1, 2, 3; d = 2, uniforms in pairs.
 

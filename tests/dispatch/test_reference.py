@@ -18,6 +18,8 @@ from sweep.families.dispatch._workload import workload_of
 
 from ._util import CASES, FAMILY, FixedDraws, point, usable_workload
 
+pytestmark = pytest.mark.kernel  # rerun without the JIT (tests/test_without_jit.py)
+
 
 def _jobs(rng, integer: bool):
     n = int(rng.integers(2, 60))
