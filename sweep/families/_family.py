@@ -26,13 +26,23 @@ from sweep.families._registry import Registry
 
 @dataclass(frozen=True)
 class Variable:
-    """One output variable of a family (DESIGN §5: shared names mean the same thing)."""
+    """One output variable of a family (DESIGN §5: shared names mean the same thing).
+
+    ``reproducible=False`` marks a wall-clock measurement (how long an algorithm
+    ran): its name ends in ``_seconds``, the Dataset gives it the attribute
+    ``reproducible = "no"``, and identity checks leave it out (DESIGN §4).
+    """
 
     name: str
     units: str
     long_name: str
     dims: tuple[str, ...] = ()
     dtype: str = "float64"
+    reproducible: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.reproducible and not self.name.endswith("_seconds"):
+            raise ValueError(f"wall-clock variable {self.name!r} must be named *_seconds")
 
 
 def control_names(value: Any) -> tuple[str, ...]:
