@@ -125,10 +125,10 @@ def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Fami
         if variable.dims and not any(name in record.summary for record in records):
             continue  # e.g. per-month variables of a run not split by month: no empty dimension
         values = _variable_array(variable, family, grid, records, replications, coords)
-        attrs = {"units": variable.units, "long_name": variable.long_name}
+        described = {"units": variable.units, "long_name": variable.long_name}
         if not variable.reproducible:
-            attrs["reproducible"] = "no"  # wall-clock: left out of identity checks (DESIGN §4)
-        data_vars[name] = ([*dims, "replication", *variable.dims], values, attrs)
+            described["reproducible"] = "no"  # wall-clock: left out of identity checks (DESIGN §4)
+        data_vars[name] = ([*dims, "replication", *variable.dims], values, described)
     job_arrays = _job_arrays(grid, records, replications, dims)
     if job_arrays:
         coords["job"] = _job_labels(records, job_arrays)
