@@ -40,7 +40,7 @@ State, all named (made by :func:`start`): the job columns the kernel reads
 array of length 1, dtype :data:`SCALARS`: reads and writes of its fields are
 plain loads and stores, as fast as an indexed scalar array).
 
-Statistics (DESIGN §6): after ``warmup`` departures, departures are cut into
+Statistics (batch means): after ``warmup`` departures, departures are cut into
 batches of ``batch_length``; batch 0 is discarded, batches 1..k measured: per
 batch the sum of response times, the area under the number in system, the
 processor-seconds allocated, the duration and the sums of the departed jobs'
@@ -119,7 +119,7 @@ class Columns(NamedTuple):
 
 
 class Options(NamedTuple):
-    """The policy's options as the hooks read them (:func:`options`)."""
+    """The policy's options as the hooks read them (:func:`make_options`)."""
 
     processors: float
     fractional: bool    # real-valued equipartition shares
@@ -444,14 +444,14 @@ def start(jobs: int, stop: Stop, overhead: float = 0.0,
     return state, batches, scalars
 
 
-def options(params: Any, processors: int, phase2: bool) -> Options:
+def make_options(params: Any, processors: int, phase2: bool) -> Options:
     """The kernel's :class:`Options` from a policy's parameter dataclass (absent options: off)."""
     values = dataclasses.asdict(params)
     return Options(float(processors), bool(values.get("fractional", False)),
                    float(values.get("repartition_period", 0.0)), float(values.get("quantum", 0.0)), phase2)
 
 
-def columns(jobs: MalleableJobs, processors: int, first: np.ndarray | None = None) -> Columns:
+def make_columns(jobs: MalleableJobs, processors: int, first: np.ndarray | None = None) -> Columns:
     """The job columns the loop reads; phase-one caps ``min(first, N_j, P)`` (``first`` None: ``N_j``)."""
     cap = np.minimum(jobs.parallelism, processors).astype(np.float64)
     one = cap if first is None else np.minimum(first, cap).astype(np.float64)

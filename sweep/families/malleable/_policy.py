@@ -54,8 +54,8 @@ class MalleableHooks:
     def run(self, jobs: MalleableJobs, processors: int, params: Any, stop: _core.Stop) -> _core.Outcome:
         """Simulate ``jobs`` on ``processors`` with the policy's ``params`` until ``stop``."""
         first = None if self.phase_one is None else self.phase_one(jobs, processors)
-        columns = _core.columns(jobs, processors, first)
-        options = _core.options(params, processors, phase2=bool((columns.second > 0).any()))
+        columns = _core.make_columns(jobs, processors, first)
+        options = _core.make_options(params, processors, phase2=bool((columns.second > 0).any()))
         overhead = float(dataclasses.asdict(params).get("repartition_overhead", 0.0))
         state, batches, scalars = _core.start(len(jobs), stop, overhead, options.period)
         _core.run_batches(self.kernel, columns, options, state, batches, scalars,

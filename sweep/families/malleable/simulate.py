@@ -1,4 +1,4 @@
-"""From a grid point to a malleable-family Result (CV96 §4; DESIGN §6).
+"""From a grid point to a malleable-family Result (CV96 §4).
 
 ``point.workload`` is a ``kind: malleable`` workload
 (:mod:`~sweep.families.malleable.workload`), ``point.load`` its offered load
