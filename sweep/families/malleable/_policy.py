@@ -83,8 +83,8 @@ class Shares(Overhead):
     """Options of the equipartition policies (CV96 §2.2, §4.3)."""
 
     fractional: bool = param(
-        False, doc="real-valued shares instead of integer ones (not in the paper: a processor-"
-                   "sharing limit, with linear speedup and N_j >= P exactly M/G/1-PS)")
+        False, doc="real-valued shares instead of integer ones (with linear speedup and N_j >= P: "
+                   "M/G/1 processor sharing at rate P)")
     repartition_period: float = param(
         0.0, ge=0, unit="seconds",
         doc="> 0: repartition fully only at its multiples, serving arrivals and departures in "
