@@ -31,7 +31,7 @@ class ShareWork(NamedTuple):
     uncapped: np.ndarray  # the jobs not capped yet (int64, cap + 1)
 
 
-def scratch(jobs: int, cap: int) -> ShareWork:
+def workspace(jobs: int, cap: int) -> ShareWork:
     """:class:`ShareWork` for ``jobs`` jobs, at most ``cap`` in the system."""
     return ShareWork(np.zeros(jobs), np.zeros(jobs), np.zeros(jobs, np.int8), np.empty(cap + 1, np.int64))
 

@@ -34,7 +34,7 @@ class MalleableHooks:
     kernel(columns, options, state, batches, scalars, work) -> None
         The compiled loop, ``_core.run_events(..., configure, allocate)`` with
         the policy's hooks (signatures in :mod:`~sweep.families.malleable._core`).
-    scratch(jobs, cap) -> named tuple of arrays
+    workspace(jobs, cap) -> named tuple of arrays
         The hooks' work arrays for ``jobs`` jobs, at most ``cap`` in the system
         (the loop may not allocate), passed to the hooks as ``work``.
     phase_one(jobs, processors) -> per-job caps, or None
@@ -47,7 +47,7 @@ class MalleableHooks:
     """
 
     kernel: Callable[..., None]
-    scratch: Callable[[int, int], tuple]
+    workspace: Callable[[int, int], tuple]
     phase_one: Callable[[MalleableJobs, int], np.ndarray] | None = None
     naive: str | None = None
 
@@ -59,7 +59,7 @@ class MalleableHooks:
         overhead = float(dataclasses.asdict(params).get("repartition_overhead", 0.0))
         state, batches, scalars = _core.start(len(jobs), stop, overhead, options.period)
         _core.run_batches(self.kernel, columns, options, state, batches, scalars,
-                          self.scratch(len(jobs), stop.cap))
+                          self.workspace(len(jobs), stop.cap))
         return _core.Outcome(state, batches, scalars.view(np.recarray)[0])
 
 

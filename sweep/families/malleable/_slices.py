@@ -21,7 +21,7 @@ class SliceWork(NamedTuple):
     sizes: np.ndarray  # per job: the processors it was configured for on arrival
 
 
-def scratch(jobs: int, cap: int) -> SliceWork:
+def workspace(jobs: int, cap: int) -> SliceWork:
     """:class:`SliceWork` for ``jobs`` jobs (``cap``, the most in the system, is not needed)."""
     return SliceWork(np.zeros(jobs))
 

@@ -23,5 +23,5 @@ from sweep.families.malleable import _equipartition
 from sweep.families.malleable._policy import Shares, malleable_policy
 
 POLICY = malleable_policy(
-    "eqs", params=Shares, kernel=_equipartition.kernel, scratch=_equipartition.scratch, naive="eqs",
+    "eqs", params=Shares, kernel=_equipartition.kernel, workspace=_equipartition.workspace, naive="eqs",
     examples=({}, {"fractional": True}, {"repartition_overhead": 5.0}, {"repartition_period": 50.0}))

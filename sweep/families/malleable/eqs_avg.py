@@ -29,5 +29,5 @@ def average(jobs: MalleableJobs, processors: int) -> np.ndarray:
 
 
 POLICY = malleable_policy(
-    "eqs_avg", params=Shares, kernel=_equipartition.kernel, scratch=_equipartition.scratch,
+    "eqs_avg", params=Shares, kernel=_equipartition.kernel, workspace=_equipartition.workspace,
     phase_one=average, naive="eqs_pws", examples=({}, {"repartition_period": 50.0}))

@@ -22,6 +22,6 @@ def working_set(jobs: MalleableJobs, processors: int) -> np.ndarray:
 
 
 POLICY = malleable_policy(
-    "eqs_pws", params=Shares, kernel=_equipartition.kernel, scratch=_equipartition.scratch,
+    "eqs_pws", params=Shares, kernel=_equipartition.kernel, workspace=_equipartition.workspace,
     phase_one=working_set, naive="eqs_pws",
     examples=({}, {"fractional": True}, {"repartition_period": 50.0, "repartition_overhead": 5.0}))

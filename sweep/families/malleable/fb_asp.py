@@ -28,5 +28,5 @@ def _kernel(columns, options, state, batches, scalars, work):
     run_events(columns, options, state, batches, scalars, work, configure, _slices.time_slice)
 
 
-POLICY = malleable_policy("fb_asp", params=Quantum, kernel=_kernel, scratch=_slices.scratch, naive="fb_asp",
-                          examples=({}, {"quantum": 2.0, "repartition_overhead": 5.0}))
+POLICY = malleable_policy("fb_asp", params=Quantum, kernel=_kernel, workspace=_slices.workspace,
+                          naive="fb_asp", examples=({}, {"quantum": 2.0, "repartition_overhead": 5.0}))

@@ -35,5 +35,5 @@ def _kernel(columns, options, state, batches, scalars, work):
     run_events(columns, options, state, batches, scalars, work, configure, _slices.time_slice)
 
 
-POLICY = malleable_policy("fb_pws", params=Quantum, kernel=_kernel, scratch=_slices.scratch, naive="fb_pws",
-                          examples=({}, {"repartition_overhead": 5.0}))
+POLICY = malleable_policy("fb_pws", params=Quantum, kernel=_kernel, workspace=_slices.workspace,
+                          naive="fb_pws", examples=({}, {"repartition_overhead": 5.0}))
