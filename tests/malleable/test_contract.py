@@ -52,8 +52,9 @@ def test_every_departed_job_received_its_work(example):
     name, options = example
     jobs = make_jobs(LINEAR, P, 0.9, 1500, np.random.default_rng(9))
     state = run(name, options, jobs, P).state
-    np.testing.assert_allclose(state.remaining, 0.0, atol=1e-9)
     rounding = 1e-12 * state.depart.max()  # each event adds x·dt, dt a difference of clock readings
+    # the work left at departure (processor-seconds): the rounding of the last step alone
+    assert np.all(np.abs(state.remaining) * jobs.work <= P * rounding)
     if options.get("repartition_overhead", 0.0) == 0.0:
         np.testing.assert_allclose(state.acquired, jobs.work, rtol=1e-9, atol=rounding)
     else:
