@@ -22,7 +22,8 @@ import time
 
 import numpy as np
 
-from sweep.families.malleable import POLICIES, _core
+from sweep.families import load_families
+from sweep.families.malleable import _core
 from sweep.families.malleable.controls import processor_sharing_response
 from sweep.families.malleable.workload import make_jobs
 
@@ -44,19 +45,19 @@ def main() -> None:
     jobs = make_jobs(workload, 128, args.load, args.jobs + cap, np.random.default_rng(1))
     print(f"Fig 6 workload (phi' = {args.phi}), rho = {args.load}, 128 processors, "
           f"{args.jobs} departures, best/median of {args.repeat}")
-    for name, policy in POLICIES.items():
+    for name, policy in load_families()["malleable"].policies.items():
         params = policy.make_params({})
         stop = _core.Stop(warmup=0, target=args.jobs, cap=cap, blen=args.jobs)
-        policy.run(jobs, 128, params, stop)  # compile or load from cache
+        policy.hooks.run(jobs, 128, params, stop)  # compile or load from cache
         rates = []
         for _ in range(args.repeat):
             t0 = time.process_time()
-            ist = policy.run(jobs, 128, params, stop)[6]
-            rates.append(ist[_core.I_EVENTS] / (time.process_time() - t0))
+            end = policy.hooks.run(jobs, 128, params, stop).scalars
+            rates.append(end.events / (time.process_time() - t0))
         verdict = f"  target {TARGET:,}: {'met' if max(rates) >= TARGET else 'MISSED'}" \
             if name in ("eqs", "fb_pws") else ""
         print(f"{name:8s} best {max(rates):>12,.0f}  median {statistics.median(rates):>12,.0f} "
-              f"events/s  ({ist[_core.I_EVENTS]:,} events, saturated={bool(ist[_core.I_SAT])})"
+              f"events/s  ({end.events:,} events, saturated={bool(end.saturated)})"
               f"{verdict}")
     processor_sharing_response(jobs.arrival, jobs.work / 128)  # compile or load from cache
     rates = []

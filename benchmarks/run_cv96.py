@@ -28,7 +28,7 @@ PRESETS = ["cv96_fig5", "cv96_fig6a", "cv96_fig6b", "cv96_fig7a", "cv96_fig7b", 
 def precision(path: Path) -> tuple[int, int, int, float, int]:
     """Points, points that met ±5%, points not saturated, median relative half-width, most jobs."""
     with xr.open_dataset(path) as data:
-        relative = (data["ci_halfwidth"] / data["mean_response"]).values.ravel()
+        relative = (data["mean_response_hw90"] / data["mean_response"]).values.ravel()
         stable = ~data["saturated"].values.ravel().astype(bool)
         jobs = int(data["jobs"].max())
     met = int(((relative <= 0.05) & stable).sum())

@@ -124,7 +124,7 @@ def summary_table(ds: xr.Dataset) -> str:
         sel = {k: flat[k].values[i] for k, i in zip(keys, index, strict=True)}
         point = flat.sel(sel)
         rows.append("| " + " | ".join(str(v) for v in sel.values())
-                    + f" | {float(point['mean_response']):.1f} | {float(point['ci_halfwidth']):.1f}"
+                    + f" | {float(point['mean_response']):.1f} | {float(point['mean_response_hw90']):.1f}"
                     + f" | {float(ratio.sel(sel)):.3f} | {float(point['utilization']):.3f}"
                     + f" | {int(point['jobs'])} | {'yes' if bool(point['saturated']) else ''} |")
     return "\n".join(rows)

@@ -14,6 +14,7 @@ scalar). The engine uses that table to lay out the Dataset.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,12 @@ def control_names(value: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _require_int(name: str, value: Any, least: int, alternative: str = "") -> None:
+    """One-line ``ValueError`` unless ``value`` is an integer (not a bool) ``>= least``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        raise ValueError(f"{name} must be an integer >= {least}{alternative}, got {value!r}")
+
+
 @dataclass(frozen=True)
 class StopRule:
     """When a replication ends: ``jobs`` measured after ``warmup`` discarded ones.
@@ -68,7 +75,8 @@ class StopRule:
     ``control_variate`` names the control variates (values of known mean, such
     as the jobs' service demand) with which such a family estimates the mean
     (:func:`sweep.stats.controlled_mean`): ``false`` (none), a name, or a list of
-    names; stored as a tuple.
+    names; stored as a tuple. Every option is checked here, one line per problem
+    (a family checks only what is its own, e.g. a least ``jobs`` for its batches).
     """
 
     jobs: int
@@ -79,6 +87,10 @@ class StopRule:
     control_variate: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        for name, least in (("jobs", 1), ("warmup", 0), ("max_in_system", 1)):
+            _require_int(f"stop.{name}", getattr(self, name), least)
+        if self.max_jobs is not None:
+            _require_int("stop.max_jobs", self.max_jobs, 1, " or null")
         rel = self.ci_target
         if isinstance(rel, bool) or not isinstance(rel, int | float) or not 0 <= rel < 1:
             raise ValueError(f"stop.ci_target must be a relative half-width in [0, 1), got {rel!r}")

@@ -4,6 +4,7 @@ Nothing here knows of Ray, Hydra, xarray or of any family.
 
 - :mod:`~sweep.workloads.swf`: the Standard Workload Format reader;
 - :mod:`~sweep.workloads.distributions`: service-time distributions with closed forms;
+- :mod:`~sweep.workloads.parallelism`: job-parallelism distributions (the same interface);
 - :mod:`~sweep.workloads.named`: the workloads of seed 003 (C90, J90, CTC);
 - :mod:`~sweep.workloads.config`: a distribution from a ``conf/workload`` config.
 """
@@ -19,9 +20,11 @@ from sweep.workloads.distributions import (
     TruncatedLognormal,
 )
 from sweep.workloads.named import c90, j90, resolve_trace_path, trace_sizes
+from sweep.workloads.parallelism import BoundedGeometric
 from sweep.workloads.swf import SWFError, SWFTrace, read_swf
 
 __all__ = [
+    "BoundedGeometric",
     "BoundedPareto",
     "Distribution",
     "Empirical",

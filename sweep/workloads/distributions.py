@@ -273,7 +273,7 @@ class Hyperexp2(Mixture):
     def __init__(self, mean: float, scv: float) -> None:
         _require(mean > 0 and math.isfinite(mean), "Hyperexp2", "mean", "> 0 and finite", mean)
         _require(scv >= 1 and math.isfinite(scv), "Hyperexp2", "scv", ">= 1 and finite", scv)
-        p1 = 0.5 * (1.0 + math.sqrt((scv - 1.0) / (scv + 1.0)))
+        p1 = float(_balanced_p1(scv))
         super().__init__(
             [p1, 1.0 - p1], [Exponential(mean / (2 * p1)), Exponential(mean / (2 * (1 - p1)))]
         )
@@ -284,10 +284,35 @@ class Hyperexp2(Mixture):
         return f"Hyperexp2(mean={mean!r}, scv={scv!r})"
 
     def _sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """A unit exponential scaled by the chosen phase's mean (no masked scatter: ~2x faster)."""
-        p1 = self.weights[0]
         first, second = (c.mean for c in self.components)
-        return rng.standard_exponential(size) * np.where(rng.random(size) < p1, first, second)
+        return _draw_hyperexp2(rng, self.weights[0], first, second, size)
+
+    @staticmethod
+    def sample_each(rng: np.random.Generator, mean: float | np.ndarray, cv: float | np.ndarray,
+                    size: int) -> np.ndarray:
+        """``size`` draws, draw ``i`` from ``Hyperexp2(mean[i], cv[i]²)``: per-job parameters.
+
+        ``mean`` and ``cv`` are numbers or arrays of length ``size`` (a job's own
+        mean and CV, e.g. a demand that depends on the job's size). The same
+        uniforms as :meth:`sample`, in the same order: for constant parameters
+        the draws equal ``Hyperexp2(mean, cv**2).sample(rng, size)``.
+        """
+        scv = np.asarray(cv, dtype=np.float64) ** 2
+        p1 = _balanced_p1(scv)
+        mean = np.asarray(mean, dtype=np.float64)
+        return _draw_hyperexp2(rng, p1, mean / (2 * p1), mean / (2 * (1 - p1)), size)
+
+
+def _balanced_p1(scv: float | np.ndarray) -> np.ndarray:
+    """The first phase's probability ``p1 = (1 + sqrt((C² − 1)/(C² + 1)))/2`` (balanced means)."""
+    return 0.5 * (1.0 + np.sqrt((scv - 1.0) / (scv + 1.0)))
+
+
+def _draw_hyperexp2(rng: np.random.Generator, p1: float | np.ndarray, first: float | np.ndarray,
+                    second: float | np.ndarray, size: int) -> np.ndarray:
+    """A unit exponential (first ``size`` draws) scaled by the mean of the phase a uniform picks
+    (next ``size`` draws): no masked scatter, ~2x faster than :meth:`Mixture._sample`."""
+    return rng.standard_exponential(size) * np.where(rng.random(size) < p1, first, second)
 
 
 class BoundedPareto(Distribution):

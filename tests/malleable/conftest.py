@@ -1,10 +1,18 @@
-"""Small hand-made job streams for the malleable kernels."""
+"""Small hand-made job streams; ``example``: every registered policy with each of its examples."""
 
 import numpy as np
 import pytest
 
 from sweep.families.malleable.workload import MalleableJobs
 from sweep.workloads.speedup import pws
+
+from ._util import EXAMPLES, IDS
+
+
+def pytest_generate_tests(metafunc):
+    """A test that takes ``example`` runs once per registered policy and example: ``(name, options)``."""
+    if "example" in metafunc.fixturenames:
+        metafunc.parametrize("example", EXAMPLES, ids=IDS)
 
 
 def _jobs(arrival, a, b=None, c=None, n=None) -> MalleableJobs:

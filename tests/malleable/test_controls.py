@@ -35,8 +35,8 @@ def test_processor_sharing_control_is_exact_on_processor_sharing():
                   load=0.8, stop=StopRule(jobs=20_000, warmup=0, control_variate="processor_sharing"))
     s = simulate(point, np.random.default_rng(7)).summary
     assert s["mean_response"] == pytest.approx(1000.0 / (128 * 0.2), rel=1e-9)
-    assert s["ci_halfwidth"] < 1e-6 * s["mean_response"]
-    assert s["ci_halfwidth_direct"] > 0.02 * s["mean_response_direct"]
+    assert s["mean_response_hw90"] < 1e-6 * s["mean_response"]
+    assert s["mean_response_direct_hw90"] > 0.02 * s["mean_response_direct"]
 
 
 def test_processor_sharing_twin_has_the_mg1_ps_mean():
@@ -92,7 +92,7 @@ def test_processor_sharing_control_removes_most_of_the_error_near_saturation():
     controlled = np.array([s["mean_response"] for s in runs])
     direct = np.array([s["mean_response_direct"] for s in runs])
     assert controlled.std(ddof=1) < 0.5 * direct.std(ddof=1)
-    assert np.median([s["ci_halfwidth"] / s["ci_halfwidth_direct"] for s in runs]) < 0.5
+    assert np.median([s["mean_response_hw90"] / s["mean_response_direct_hw90"] for s in runs]) < 0.5
 
 
 HALF = {**PS, "parallelism": 64}

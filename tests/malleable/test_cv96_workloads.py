@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import yaml
 
-from sweep.families.malleable.overheads import draw_eq13, hyperexp2
+from sweep.families.malleable.overheads import draw_eq13
 from sweep.families.malleable.workload import NASA_IPSC, PARALLELISM, _nasa_ipsc, make_jobs
+from sweep.workloads.distributions import Hyperexp2
 from sweep.workloads.speedup import execution_time
 
 CONF = Path(__file__).resolve().parents[2] / "conf" / "workload"
@@ -94,5 +95,5 @@ def test_hyperexponential_arrivals_have_the_given_cv():
     gaps = np.diff(jobs.arrival)
     assert gaps.std() / gaps.mean() == pytest.approx(3.0, rel=0.05)
     assert gaps.mean() == pytest.approx(180.0, rel=0.02)
-    x = hyperexp2(np.random.default_rng(6), 2.0, 1.0, 400_000)
+    x = Hyperexp2.sample_each(np.random.default_rng(6), 2.0, 1.0, 400_000)
     assert x.std() / x.mean() == pytest.approx(1.0, rel=0.01)  # CV 1: exponential

@@ -18,22 +18,10 @@ def point(policy="eqs", load=0.6, stop=SHORT, **options):
                  load=load, stop=stop)
 
 
-def test_registered_with_every_policy():
+def test_registered_with_the_policies_of_the_paper():
     family = family_of("eqs")
     assert family.name == "malleable"
-    assert set(family.policies) == {"eqs", "eqs_avg", "eqs_pws", "fb_pws", "fb_asp"}
-
-
-@pytest.mark.parametrize("policy", ["eqs", "eqs_pws", "fb_pws", "fb_asp"])
-def test_summary_has_every_declared_variable(policy):
-    family = family_of(policy)
-    result = family.simulate(point(policy), np.random.default_rng(1))
-    assert set(result.summary) == {v.name for v in family.variables}
-    assert result.summary["jobs"] == 2000 and not result.summary["saturated"]
-    assert 0 < result.summary["utilization"] < 1
-    assert 1 <= result.summary["mean_allocation"] <= 128
-    assert result.summary["ci_halfwidth"] > 0
-    assert result.work > 2 * 2200  # events: at least an arrival and a departure per job
+    assert {"eqs", "eqs_avg", "eqs_pws", "fb_pws", "fb_asp"} <= set(family.policies)
 
 
 def test_same_rng_same_result():

@@ -1,4 +1,4 @@
-"""§4.3 of seed 000: repartitioning overhead, periodic repartitioning, and EQS-AVG, by hand.
+"""CV96 §4.3: repartitioning overhead, periodic repartitioning, and EQS-AVG, by hand.
 
 Every trace runs on linear speedup (``T(x) = W/x``) unless said otherwise; times in seconds.
 """
@@ -6,22 +6,14 @@ Every trace runs on linear speedup (``T(x) = W/x``) unless said otherwise; times
 import numpy as np
 import pytest
 
-from sweep.families import load_families
-from sweep.families.malleable import _core
 from sweep.families.malleable.workload import make_jobs
 from sweep.workloads.speedup import average_parallelism
 
-POLICIES = load_families()["malleable"].policies
+from ._util import run
 
 FIG6B = {"name": "fig6b", "kind": "malleable", "parallelism": "dist1", "demand_mean": 1000.0,
          "demand_scv": 100.0, "demand_growth": "n2", "demand_normalise": True,
          "speedup": {"model": "eq5", "phi_prime": 0.01, "beta_prime": "max"}}
-
-
-def run(name, options, jobs, processors):
-    policy = POLICIES[name]
-    stop = _core.Stop(warmup=0, target=len(jobs), cap=len(jobs) + 1, blen=len(jobs))
-    return policy.hooks.run(jobs, processors, policy.make_params(options), stop)
 
 
 def test_eqs_overhead_stalls_a_job_per_change_of_its_allocation(stream):
@@ -29,15 +21,15 @@ def test_eqs_overhead_stalls_a_job_per_change_of_its_allocation(stream):
     # 2 + 2, A changes 4 -> 2 and stalls [1, 2); B runs at once and ends at 2.5. A does 1 in
     # [2, 2.5), goes back to 4 at 2.5 (stall [2.5, 3.5)), then 3 left on 4: ends 4.25.
     jobs = stream([0.0, 1.0], [8.0, 3.0], n=[4, 4])
-    st = run("eqs", {"repartition_overhead": 1.0}, jobs, 4)
-    np.testing.assert_allclose(st[4], [4.25, 2.5])
-    assert list(st[10]) == [2, 0]  # allocation changes per job
-    assert st[6][_core.I_EVENTS] == 2 + 2 + 2  # arrivals, departures, two stall ends
-    np.testing.assert_allclose(st[1], [4 + 2 * 1.5 + 4 * 1.75, 3.0])  # processors held while stalled
-    free = run("eqs", {}, jobs, 4)
+    out = run("eqs", {"repartition_overhead": 1.0}, jobs, 4)
+    np.testing.assert_allclose(out.state.depart, [4.25, 2.5])
+    assert list(out.state.changes) == [2, 0]  # allocation changes per job
+    assert out.scalars.events == 2 + 2 + 2  # arrivals, departures, two stall ends
+    np.testing.assert_allclose(out.state.acquired, [4 + 2 * 1.5 + 4 * 1.75, 3.0])  # held while stalled
+    free = run("eqs", {}, jobs, 4).state
     # no overhead: B ends 2.5; A has 4 + 1.5·2 = 7 by then, 1 left on 4: 2.75; the same changes
-    np.testing.assert_allclose(free[4], [2.75, 2.5])
-    assert list(free[10]) == [2, 0]
+    np.testing.assert_allclose(free.depart, [2.75, 2.5])
+    assert list(free.changes) == [2, 0]
 
 
 def test_fb_overhead_only_when_a_job_runs_on_other_than_its_size(stream):
@@ -45,9 +37,9 @@ def test_fb_overhead_only_when_a_job_runs_on_other_than_its_size(stream):
     # A runs on the 4 left: a change 8 -> 4, stall [1, 2); B ends 2; A back on 8: stall [2, 3);
     # A did 8 by 1, nothing until 3, then 8 on 8: ends 4. Swapped out and in at its size: no charge.
     jobs = stream([0.0, 1.0], [16.0, 4.0], n=[8, 8])
-    st = run("fb_pws", {"quantum": 10.0, "repartition_overhead": 1.0}, jobs, 8)
-    np.testing.assert_allclose(st[4], [4.0, 2.0])
-    assert list(st[10]) == [2, 0]
+    state = run("fb_pws", {"quantum": 10.0, "repartition_overhead": 1.0}, jobs, 8).state
+    np.testing.assert_allclose(state.depart, [4.0, 2.0])
+    assert list(state.changes) == [2, 0]
 
 
 def test_eqs_periodic_steals_from_the_most_served_job_and_fills_after_departures(stream):
@@ -57,11 +49,11 @@ def test_eqs_periodic_steals_from_the_most_served_job_and_fills_after_departures
     # B keeps 4. C on 3 ends at 4. Then values 4 + 4: A (1) is filled with the 3 freed.
     # A: 80 − 14 = 66 on 4 -> 20.5; B: 80 − 12 = 68, 2 left at 20.5, then alone on 8: 20.75.
     jobs = stream([0.0, 1.0, 2.0], [80.0, 80.0, 6.0], n=[8, 8, 8])
-    st = run("eqs", {"repartition_period": 100.0}, jobs, 8)
-    np.testing.assert_allclose(st[4], [20.5, 20.75, 4.0])
-    eqs = run("eqs", {}, jobs, 8)
-    assert not np.allclose(eqs[4], st[4])
-    assert eqs[10].sum() > st[10].sum()  # fewer allocation changes than EQS
+    state = run("eqs", {"repartition_period": 100.0}, jobs, 8).state
+    np.testing.assert_allclose(state.depart, [20.5, 20.75, 4.0])
+    eqs = run("eqs", {}, jobs, 8).state
+    assert not np.allclose(eqs.depart, state.depart)
+    assert eqs.changes.sum() > state.changes.sum()  # fewer allocation changes than EQS
 
 
 def test_eqs_periodic_repartitions_fully_at_each_period(stream):
@@ -69,8 +61,8 @@ def test_eqs_periodic_repartitions_fully_at_each_period(stream):
     # A 2 (A 1 -> 2, B 4 -> 3). C ends 4; then fill: B (11 acquired) 3 -> 4, A 2 -> 4.
     # A: 80 − 15 = 65 on 4 -> 20.25; B: 80 − 11 = 69, 4 left at 20.25 on 8 -> 20.75.
     jobs = stream([0.0, 1.0, 2.0], [80.0, 80.0, 6.0], n=[8, 8, 8])
-    st = run("eqs", {"repartition_period": 3.0}, jobs, 8)
-    np.testing.assert_allclose(st[4], [20.25, 20.75, 4.0])
+    state = run("eqs", {"repartition_period": 3.0}, jobs, 8).state
+    np.testing.assert_allclose(state.depart, [20.25, 20.75, 4.0])
 
 
 def test_eqs_pws_periodic_uses_its_own_equipartition_values(stream):
@@ -79,8 +71,8 @@ def test_eqs_pws_periodic_uses_its_own_equipartition_values(stream):
     # B takes 6 from A (above its value) -> A 2, B 6, exactly EQS-PWS: A ends 2, B 2.75 (after the
     # departure B is filled to 8).
     jobs = stream([0.0, 0.0], [2.0, 18.0], b=[1.0, 0.0], n=[8, 8])
-    st = run("eqs_pws", {"repartition_period": 100.0}, jobs, 8)
-    np.testing.assert_allclose(st[4], [2.0, 2.75])
+    state = run("eqs_pws", {"repartition_period": 100.0}, jobs, 8).state
+    np.testing.assert_allclose(state.depart, [2.0, 2.75])
 
 
 def test_average_parallelism_is_the_best_speedup_within_n():
@@ -94,21 +86,21 @@ def test_average_parallelism_is_the_best_speedup_within_n():
 def test_eqs_avg_caps_phase_one_at_avg(stream):
     # the EQS-PWS trace of test_policies: A's avg = 2 = its pws, so EQS-AVG = EQS-PWS here
     jobs = stream([0.0, 0.0], [2.0, 18.0], b=[1.0, 0.0], n=[8, 8])
-    np.testing.assert_allclose(run("eqs_avg", {}, jobs, 8)[4], [2.0, 2.75])
+    np.testing.assert_allclose(run("eqs_avg", {}, jobs, 8).state.depart, [2.0, 2.75])
     # with T = 100/x + x (avg 5, pws 6: 3c n² + b n = a -> n = 5.77): the two differ
     jobs = stream([0.0, 0.0], [100.0, 18.0], c=[1.0, 0.0], n=[16, 16])
     assert list(jobs.pws) == [6, 16]
-    assert run("eqs_avg", {}, jobs, 16)[2].sum() == 0  # all departed
-    assert not np.allclose(run("eqs_avg", {}, jobs, 16)[4], run("eqs_pws", {}, jobs, 16)[4])
+    assert run("eqs_avg", {}, jobs, 16).scalars.departed == 2
+    avg, pws = (run(name, {}, jobs, 16).state.depart for name in ("eqs_avg", "eqs_pws"))
+    assert not np.allclose(avg, pws)
 
 
 @pytest.mark.parametrize("name", ["eqs", "eqs_pws", "eqs_avg"])
 def test_periodic_never_over_p_or_n(name):
     jobs = make_jobs(FIG6B, 64, 0.9, 20_000, np.random.default_rng(8))
     jobs = type(jobs)(**{**jobs.__dict__, "parallelism": np.minimum(jobs.parallelism, 64)})
-    policy = POLICIES[name]
-    stop = _core.Stop(warmup=0, target=15_000, cap=20_001, blen=15_000)
-    st = policy.hooks.run(jobs, 64, policy.make_params({"repartition_period": 500.0,
-                                                  "repartition_overhead": 5.0}), stop)
-    assert st[7][_core.F_MAX_TOTAL] <= 64 + 1e-9 and st[7][_core.F_MAX_OVER] <= 1e-9
-    assert st[6][_core.I_DEP] == 15_000
+    options = {"repartition_period": 500.0, "repartition_overhead": 5.0}
+    end = run(name, options, jobs, 64, target=15_000).scalars
+    assert end.max_allocated <= 64 + 1e-9 and end.max_over_cap <= 1e-9
+    assert end.max_allocated > 32  # the check saw a busy system
+    assert end.departed == 15_000

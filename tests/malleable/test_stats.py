@@ -1,6 +1,6 @@
 """Batch means with the first batch discarded, the ±5% stopping rule, the saturation stop (issue 5).
 
-DESIGN §6; seed 000 §4 ran every point to a 90% confidence interval of ±5%.
+DESIGN §6; CV96 §4 ran every point to a 90% confidence interval of ±5%.
 """
 
 import numpy as np
@@ -8,7 +8,6 @@ import pytest
 from scipy import stats
 
 from sweep.families import Point, StopRule, load_families
-from sweep.families.malleable import _core
 from sweep.families.malleable.simulate import BATCHES, simulate, stop_rule
 from sweep.families.malleable.workload import make_jobs
 from sweep.stats import (
@@ -51,11 +50,11 @@ def test_stops_at_the_target_halfwidth_and_estimates_mg1_ps(load):
     # M/M/1-PS at rate P: E[R] = W/(P(1 − ρ)); the run stops as soon as the 90% CI is ±5%
     s = simulate(point(load), np.random.default_rng(3)).summary
     assert not s["saturated"]
-    assert s["ci_halfwidth"] <= 0.05 * s["mean_response"]
+    assert s["mean_response_hw90"] <= 0.05 * s["mean_response"]
     assert BATCHES <= s["batches"] <= 2 * BATCHES + 1
     assert s["jobs"] < SHORT.max_jobs
     expected = 1000.0 / (128 * (1 - load))
-    assert abs(s["mean_response"] - expected) < 2.5 * s["ci_halfwidth"]
+    assert abs(s["mean_response"] - expected) < 2.5 * s["mean_response_hw90"]
 
 
 def test_a_tighter_target_runs_longer_and_narrows_the_interval():
@@ -63,8 +62,9 @@ def test_a_tighter_target_runs_longer_and_narrows_the_interval():
     tight = simulate(point(0.8, StopRule(jobs=2000, warmup=0, ci_target=0.01, max_jobs=2_000_000)),
                      np.random.default_rng(4)).summary
     assert tight["jobs"] > 4 * loose["jobs"]
-    assert tight["ci_halfwidth"] <= 0.01 * tight["mean_response"]
-    assert tight["ci_halfwidth"] / tight["mean_response"] < loose["ci_halfwidth"] / loose["mean_response"]
+    assert tight["mean_response_hw90"] <= 0.01 * tight["mean_response"]
+    assert tight["mean_response_hw90"] / tight["mean_response"] < \
+        loose["mean_response_hw90"] / loose["mean_response"]
 
 
 def test_without_a_target_the_run_is_stop_jobs_after_one_discarded_batch():
@@ -81,9 +81,9 @@ def test_past_saturation_the_growing_number_in_system_stops_the_run_early():
     policy = POLICIES["eqs"]
     rule = stop_rule(SHORT)
     jobs = make_jobs(MG1, 128, 1.2, rule.target + rule.cap, np.random.default_rng(6))
-    st = policy.hooks.run(jobs, 128, policy.make_params({"fractional": True}), rule)
-    assert st[6][_core.I_SAT] == 2 and st[6][_core.I_J] < rule.cap
-    assert st[6][_core.I_DEP] < 10_000
+    end = policy.hooks.run(jobs, 128, policy.make_params({"fractional": True}), rule).scalars
+    assert end.saturated == 2 and end.in_system < rule.cap
+    assert end.departed < 10_000
     s = simulate(point(1.2), np.random.default_rng(6)).summary
     assert s["saturated"] and s["jobs"] < 10_000
 
@@ -102,6 +102,25 @@ def test_a_stable_point_near_saturation_is_not_called_saturated(seed):
 def test_bad_stop_options_name_themselves(options, message):
     with pytest.raises(ValueError, match="^" + message):
         stop_rule(StopRule(jobs=2000, warmup=0, **options))
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"jobs": 0, "warmup": 0}, "stop.jobs must be an integer >= 1, got 0"),
+    ({"jobs": 100.5, "warmup": 0}, "stop.jobs must be an integer >= 1, got 100.5"),
+    ({"jobs": 100, "warmup": -1}, "stop.warmup must be an integer >= 0, got -1"),
+    ({"jobs": 100, "warmup": 0, "max_in_system": True}, "stop.max_in_system must be an integer >= 1"),
+    ({"jobs": 100, "warmup": 0, "max_jobs": 0}, "stop.max_jobs must be an integer >= 1 or null, got 0"),
+])
+def test_the_stop_rule_checks_its_own_options(options, message):
+    with pytest.raises(ValueError, match="^" + message):
+        StopRule(**options)
+
+
+def test_the_family_checks_only_its_batches():
+    # 20 batch means of at least two jobs: the one stop check of the malleable family's own
+    with pytest.raises(ValueError, match=f"^stop.jobs must be >= {2 * BATCHES}"):
+        stop_rule(StopRule(jobs=2 * BATCHES - 1, warmup=0))
+    assert stop_rule(StopRule(jobs=2 * BATCHES, warmup=0)).blen == 2
 
 
 @pytest.mark.parametrize(("seed", "q"), [(seed, q) for seed in range(4) for q in (1, 2, 3)])
@@ -151,4 +170,4 @@ def test_the_demand_as_control_variate_halves_the_error_of_mg1_ps_with_heavy_tai
     direct = np.array([s["mean_response_direct"] for s in runs])
     assert controlled.std(ddof=1) < 0.7 * direct.std(ddof=1)
     assert abs(controlled.mean() - 15.625) < 0.04 * 15.625
-    assert all(s["ci_halfwidth"] < s["ci_halfwidth_direct"] for s in runs)
+    assert all(s["mean_response_hw90"] < s["mean_response_direct_hw90"] for s in runs)

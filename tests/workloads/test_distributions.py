@@ -21,6 +21,7 @@ from sweep.workloads.distributions import (
     TruncatedLognormal,
 )
 from sweep.workloads.named import c90, j90
+from sweep.workloads.parallelism import BoundedGeometric
 
 MEMBERS: list[tuple[str, Distribution]] = [
     ("exponential", Exponential(2.0)),
@@ -38,6 +39,7 @@ MEMBERS: list[tuple[str, Distribution]] = [
     ("c90", c90()),
     ("j90", j90()),
     ("empirical", Empirical(np.random.default_rng(7).lognormal(0.0, 1.0, 1000))),
+    ("bounded_geometric", BoundedGeometric(p=0.3838, p_nmax=0.0466)),
 ]
 IDS = [name for name, _ in MEMBERS]
 DISTRIBUTIONS = [distribution for _, distribution in MEMBERS]
@@ -65,6 +67,8 @@ def test_cdf_inverts_ppf(distribution):
     if isinstance(distribution, Empirical):  # a step cdf: exact on its own steps
         count = len(distribution.values)
         q = np.arange(1, count + 1) / count
+    elif isinstance(distribution, BoundedGeometric):
+        q = np.cumsum(distribution.pmf)
     else:
         q = np.linspace(0.0005, 0.9995, 1000)
     np.testing.assert_allclose(distribution.cdf(distribution.ppf(q)), q, rtol=1e-9, atol=1e-12)
@@ -119,6 +123,40 @@ def test_known_closed_forms():
     assert empirical.partial_moment(1, 1.0, 2.0) == pytest.approx(2.0 / 3)
 
 
+def test_bounded_geometric_by_hand():
+    # p = 1/2 on 1, 2, 4 with 1/4 at n_max = 4: (3/4)(1/2, 1/4, 1/8), the tail 1/8 folded onto
+    # n_star = 2, then + 1/4 at 4: pmf 3/8, 9/32, 11/32; E[N] = 37/16, E[N²] = 7
+    distribution = BoundedGeometric(p=0.5, p_nmax=0.25, n_star=2, n_max=4)
+    np.testing.assert_array_equal(distribution.values, [1, 2, 4])
+    np.testing.assert_allclose(distribution.pmf, [3 / 8, 9 / 32, 11 / 32], rtol=1e-15)
+    assert distribution.mean == pytest.approx(37 / 16, rel=1e-15)
+    assert distribution.moment(2) == pytest.approx(7.0, rel=1e-15)
+    assert distribution.cdf(3.9) == pytest.approx(3 / 8 + 9 / 32)
+    assert distribution.ppf(0.375) == 1.0 and distribution.ppf(0.376) == 2.0
+    sizes = distribution.sizes(np.random.default_rng(5), 1000)
+    assert sizes.dtype == np.int64
+    np.testing.assert_array_equal(sizes, distribution.sample(np.random.default_rng(5), 1000))
+
+
+def test_hyperexp2_per_draw_parameters():
+    # constant parameters: the very draws of sample(), the generator left in the same state
+    one, two = np.random.default_rng(8), np.random.default_rng(8)
+    each = Hyperexp2.sample_each(one, 3.0, 2.0, 1000)
+    np.testing.assert_array_equal(each, Hyperexp2(3.0, 4.0).sample(two, 1000))
+    assert one.random() == two.random()
+    # per-draw parameters: every draw from its own law (moments of each group)
+    size = 400_000
+    mean = np.where(np.arange(size) % 2 == 0, 1.0, 100.0)
+    cv = np.where(np.arange(size) % 2 == 0, 1.0, 3.0)
+    draws = Hyperexp2.sample_each(np.random.default_rng(9), mean, cv, size)
+    for group, (m, c) in enumerate([(1.0, 1.0), (100.0, 3.0)]):
+        part = draws[group::2]
+        # the mean within 5 standard errors (m c / sqrt(n)); the CV within 5%, 4 standard errors
+        # of the sample CV for C = 3 (its E[X^4] = 4! Σ p_i m_i^4 ≈ 10^4 m^4) and n = 2·10^5
+        assert part.mean() == pytest.approx(m, abs=5 * m * c / np.sqrt(part.size))
+        assert (part.std() / part.mean()) == pytest.approx(c, rel=0.05)
+
+
 def test_same_seed_same_sample():
     distribution = c90()
     first = distribution.sample(np.random.default_rng(3), 1000)
@@ -138,6 +176,9 @@ def test_same_seed_same_sample():
         (lambda: Mixture([0.5, 0.6], [Exponential(1), Exponential(2)]), "weights"),
         (lambda: Empirical([1.0, -2.0]), "values"),
         (lambda: Empirical([]), "values"),
+        (lambda: BoundedGeometric(p=1.5, p_nmax=0.1), "p"),
+        (lambda: BoundedGeometric(p=0.5, p_nmax=0.1, n_max=100), "n_max"),
+        (lambda: BoundedGeometric(p=0.5, p_nmax=0.1, n_star=3), "n_star"),
     ],
 )
 def test_bad_parameters_raise_one_line_naming_them(build, parameter):

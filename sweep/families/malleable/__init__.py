@@ -1,11 +1,13 @@
 """The ``malleable`` family: P processors, jobs whose allocations change at run time.
 
-Seed 000 (Chiang & Vernon 1996) and MODEL_NOTES §1: EQS, EQS-PWS, EQS-AVG (each with
-optional periodic repartitioning and repartitioning overhead, §4.3), FB-PWS and
-FB-ASP on synthetic job streams (:mod:`~sweep.families.malleable.workload`,
-speedup models in :mod:`sweep.workloads.speedup`); shared kernels: ``_core``;
-one file per policy; the grid-point wrapper:
-:mod:`~sweep.families.malleable.simulate`.
+Chiang & Vernon (1996, CV96): EQS, EQS-PWS, EQS-AVG (each with optional
+periodic repartitioning and repartitioning overhead, §4.3), FB-PWS and FB-ASP
+on synthetic job streams (:mod:`~sweep.families.malleable.workload`, speedup
+models in :mod:`sweep.workloads.speedup`). Every policy runs one event loop
+(``_core``) with its *configure* and *allocate* hooks
+(:class:`~sweep.families.malleable._policy.MalleableHooks`; equipartition in
+``_equipartition``, FB time slices in ``_slices``), one file per policy; the
+grid-point wrapper: :mod:`~sweep.families.malleable.simulate`.
 """
 
 from sweep.families import Family

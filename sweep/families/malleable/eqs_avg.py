@@ -1,11 +1,11 @@
-"""EQS-AVG (Chiang, Mansharamani & Vernon 1994, cited as [4] in seed 000 §4.2).
+"""EQS-AVG (Chiang, Mansharamani & Vernon 1994, cited as [4] in CV96 §4.2).
 
 EQS-PWS with the job's average parallelism ``avg`` in place of ``pws``: phase
 one caps each job at ``min(avg_j, N_j)``, phase two shares what is left with
-``N_j − min(avg_j, N_j)`` on top. Seed 000 reports EQS-AVG "very nearly the
+``N_j − min(avg_j, N_j)`` on top. CV96 reports EQS-AVG "very nearly the
 same" as EQS-PWS for Figures 5–9 without showing it.
 
-``avg`` is **reconstructed** (not defined in seed 000): the average
+``avg`` is **reconstructed** (CV96 does not define it): the average
 parallelism ``W / T_min``, ``T_min`` the least execution time on at most
 ``N_j`` processors, rounded to the nearest integer in ``[1, N_j]``
 (:func:`sweep.workloads.speedup.average_parallelism`; with eq. 8 it is
@@ -14,18 +14,20 @@ parallelism ``W / T_min``, ``T_min`` the least execution time on at most
 
 from __future__ import annotations
 
-from sweep.families import Policy
-from sweep.families.malleable import _core
-from sweep.families.malleable._policy import MalleableHooks, Outcome, Shares
-from sweep.families.malleable.eqs import caps, run_two_phase
+import numpy as np
+
+from sweep.families.malleable import _equipartition
+from sweep.families.malleable._policy import Shares, malleable_policy
 from sweep.families.malleable.workload import MalleableJobs
 from sweep.workloads.speedup import average_parallelism
 
 
-def run(jobs: MalleableJobs, processors: int, params: Shares, stop: _core.Stop) -> Outcome:
-    """Simulate EQS-AVG; see :mod:`sweep.families.malleable._core`."""
-    avg = average_parallelism(jobs.a, jobs.b, jobs.c, caps(jobs, processors))
-    return run_two_phase(jobs, processors, params, stop, first=avg)
+def average(jobs: MalleableJobs, processors: int) -> np.ndarray:
+    """Phase-one caps: the average parallelism within ``min(N_j, P)`` processors."""
+    return average_parallelism(jobs.a, jobs.b, jobs.c,
+                               np.minimum(jobs.parallelism, processors).astype(np.float64))
 
 
-POLICY = Policy("eqs_avg", "malleable", MalleableHooks(run), Shares)
+POLICY = malleable_policy(
+    "eqs_avg", params=Shares, kernel=_equipartition.kernel, workspace=_equipartition.workspace,
+    phase_one=average, naive="eqs_pws", examples=({}, {"repartition_period": 50.0}))

@@ -1,23 +1,27 @@
-"""EQS-PWS (seed 000 §4.2): equipartition in two phases around the processor working set.
+"""EQS-PWS (CV96 §4.2): equipartition in two phases around the processor working set.
 
 Phase one is EQS with each job capped at ``min(pws_j, N_j)``; processors left
 over are then equipartitioned with ``N_j − min(pws_j, N_j)`` as the cap on each
 job's additional processors. Rounding, ``fractional``, ``repartition_period``
-and ``repartition_overhead`` as in EQS (:mod:`~sweep.families.malleable.eqs`).
+and ``repartition_overhead`` as in EQS (:mod:`~sweep.families.malleable.eqs`);
+the same kernel, with ``pws`` as the phase-one caps.
 """
 
 from __future__ import annotations
 
-from sweep.families import Policy
-from sweep.families.malleable import _core
-from sweep.families.malleable._policy import MalleableHooks, Outcome, Shares
-from sweep.families.malleable.eqs import run_two_phase
+import numpy as np
+
+from sweep.families.malleable import _equipartition
+from sweep.families.malleable._policy import Shares, malleable_policy
 from sweep.families.malleable.workload import MalleableJobs
 
 
-def run(jobs: MalleableJobs, processors: int, params: Shares, stop: _core.Stop) -> Outcome:
-    """Simulate EQS-PWS; see :mod:`sweep.families.malleable._core`."""
-    return run_two_phase(jobs, processors, params, stop, first=jobs.pws)
+def working_set(jobs: MalleableJobs, processors: int) -> np.ndarray:
+    """Phase-one caps: the processor working set ``pws_j`` (capped at ``N_j`` by the caller)."""
+    return jobs.pws
 
 
-POLICY = Policy("eqs_pws", "malleable", MalleableHooks(run), Shares)
+POLICY = malleable_policy(
+    "eqs_pws", params=Shares, kernel=_equipartition.kernel, workspace=_equipartition.workspace,
+    phase_one=working_set, naive="eqs_pws",
+    examples=({}, {"fractional": True}, {"repartition_period": 50.0, "repartition_overhead": 5.0}))

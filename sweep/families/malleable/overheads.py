@@ -27,23 +27,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["draw_delta", "draw_eq13", "hyperexp2", "validate_delta"]
+from sweep.workloads.distributions import Hyperexp2
+
+__all__ = ["draw_delta", "draw_eq13", "validate_delta"]
 
 _DELTA = {"uniform": {"low", "high"}, "hyperexp2": {"mean", "cv"}}
-
-
-def hyperexp2(rng: np.random.Generator, mean: np.ndarray | float, cv: np.ndarray | float,
-              size: int) -> np.ndarray:
-    """Balanced-means two-stage hyperexponential draws, per-job ``mean`` and ``cv`` (MODEL_NOTES §1).
-
-    ``p1 = ½(1 + sqrt((C²−1)/(C²+1)))``, phase means ``m/(2p1)`` and ``m/(2(1−p1))``;
-    a unit exponential then a uniform per draw, as :class:`sweep.workloads.distributions.Hyperexp2`.
-    """
-    scv = np.asarray(cv, dtype=np.float64) ** 2
-    p1 = 0.5 * (1.0 + np.sqrt((scv - 1.0) / (scv + 1.0)))
-    mean = np.asarray(mean, dtype=np.float64)
-    e = rng.standard_exponential(size)
-    return e * np.where(rng.random(size) < p1, mean / (2 * p1), mean / (2 * (1 - p1)))
 
 
 def _positive(cfg: Mapping[str, Any], key: str, lo: float = 0.0) -> float:
@@ -85,7 +73,7 @@ def draw_delta(cfg: Mapping[str, Any], work: np.ndarray, mean_work: float,
     if cfg["dist"] == "uniform":
         delta = cfg["low"] + (cfg["high"] - cfg["low"]) * rng.random(size)
     else:
-        delta = hyperexp2(rng, float(cfg["mean"]), float(cfg["cv"]), size)
+        delta = Hyperexp2.sample_each(rng, float(cfg["mean"]), float(cfg["cv"]), size)
     return delta * (work / mean_work) if cfg.get("by_work", False) else delta
 
 

@@ -1,21 +1,21 @@
-"""From a grid point to a malleable-family Result (seed 000 §4; MODEL_NOTES §1; DESIGN §6).
+"""From a grid point to a malleable-family Result (CV96 §4).
 
 ``point.workload`` is a ``kind: malleable`` workload
 (:mod:`~sweep.families.malleable.workload`), ``point.load`` its offered load
 (``ρ = λW̄/P``, or jobs per hour with ``workload.load_unit: jobs_per_hour``),
 ``point.policy`` a registered policy with its options, ``point.system.processors``
-``P`` (128 in every experiment of seed 000, ``conf/system/mpp128.yaml``), and
+``P`` (128 in every experiment of CV96, ``conf/system/mpp128.yaml``), and
 ``point.stop``:
 
 - ``ci_target`` (default 0: off): stop once the 90% confidence interval of the
-  mean response time is within ``± ci_target`` of it (seed 000 §4 used ±5%);
+  mean response time is within ``± ci_target`` of it (CV96 §4 used ±5%);
 - ``max_jobs``: with ``ci_target``, the most departures measured before giving up;
 - ``control_variate``: ``demand``, ``processor_sharing`` or both
   (:mod:`~sweep.families.malleable.controls`): ``mean_response`` and
-  ``ci_halfwidth`` are the control-variate estimate and interval, the batch
+  ``mean_response_hw90`` are the control-variate estimate and interval, the batch
   means of the departed jobs' controls being regressed out
   (:func:`sweep.stats.controlled_mean`), and the stopping rule uses them;
-  ``mean_response_direct`` and ``ci_halfwidth_direct`` keep the plain
+  ``mean_response_direct`` and ``mean_response_direct_hw90`` keep the plain
   batch-means figures.
 
 Statistics (batch means with the first batch discarded; the kernel side is in
@@ -33,9 +33,10 @@ point ``saturated`` and stops it. Without
 jobs present at once also stop a point and mark it ``saturated`` (the kernels
 cost O(jobs in system) per event); so does the trend test.
 
-Measures over the measured batches: ``mean_response``; ``ci_halfwidth``;
-``mean_response_direct`` and ``ci_halfwidth_direct`` (the plain batch means, the
-same as the two before without ``control_variate``); ``batches``;
+Measures over the measured batches: ``mean_response``; ``mean_response_hw90``
+(a half-width is ``<variable>_hw90`` in every family); ``mean_response_direct``
+and ``mean_response_direct_hw90`` (the plain batch means, the same as the two
+before without ``control_variate``); ``batches``;
 ``utilization`` (processor-seconds allocated / (P × time)); ``mean_allocation``
 (mean over the measured jobs of acquired processor-seconds / response time);
 ``repartitions_per_job`` (allocation changes, §4.3).
@@ -60,9 +61,10 @@ SAT_P = 1e-3
 
 VARIABLES: tuple[Variable, ...] = (
     Variable("mean_response", "s", "mean response time"),
-    Variable("ci_halfwidth", "s", "half-width of the 90% confidence interval of mean_response"),
+    Variable("mean_response_hw90", "s", "half-width of the 90% confidence interval of mean_response"),
     Variable("mean_response_direct", "s", "mean response time, plain batch means (no control variate)"),
-    Variable("ci_halfwidth_direct", "s", "half-width of the 90% confidence interval of mean_response_direct"),
+    Variable("mean_response_direct_hw90", "s",
+             "half-width of the 90% confidence interval of mean_response_direct"),
     Variable("batches", "1", "batch means measured (the first batch discarded)", dtype="int64"),
     Variable("utilization", "1", "fraction of processors allocated"),
     Variable("mean_allocation", "processors", "mean over jobs of acquired processor time / response"),
@@ -81,20 +83,25 @@ def _processors(point: Point) -> int:
 
 
 def stop_rule(stop: StopRule) -> _core.Stop:
-    """The kernels' stopping rule from ``stop`` (``ci_target``, ``max_jobs``; module docstring).
+    """The loop's stopping rule from ``stop`` (module docstring), which :class:`StopRule` has checked.
 
-    Without the control variates' values, which :func:`simulate` adds once the jobs are drawn.
+    What is the malleable family's own is checked here: ``stop.jobs`` fills
+    ``BATCHES`` batches of at least two jobs, and with ``ci_target`` the budget
+    ``max_jobs`` holds at least ``stop.jobs`` plus the discarded batch. Without
+    the control variates' values, which :func:`simulate` adds once the jobs are drawn.
     """
-    rel = stop.ci_target  # in [0, 1): StopRule checks it
-    blen = max(1, math.ceil(stop.jobs / BATCHES))
+    if stop.jobs < 2 * BATCHES:
+        raise ValueError(f"stop.jobs must be >= {2 * BATCHES} ({BATCHES} batch means of at least two "
+                         f"jobs), got {stop.jobs!r}")
+    blen = math.ceil(stop.jobs / BATCHES)
     cap = min(stop.max_in_system, MAX_IN_SYSTEM)
-    if rel == 0:
+    if stop.ci_target == 0:
         return _core.Stop(stop.warmup, stop.warmup + blen * (BATCHES + 1), cap, blen, BATCHES)
-    budget = stop.max_jobs
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < blen * (BATCHES + 1):
+    if stop.max_jobs is None or stop.max_jobs < blen * (BATCHES + 1):
         raise ValueError(f"stop.max_jobs must be an integer >= {blen * (BATCHES + 1)} "
-                         f"(stop.jobs plus one discarded batch) with stop.ci_target, got {budget!r}")
-    return _core.Stop(stop.warmup, stop.warmup + budget, cap, blen, BATCHES, float(rel), SAT_P)
+                         f"(stop.jobs plus one discarded batch) with stop.ci_target, got {stop.max_jobs!r}")
+    return _core.Stop(stop.warmup, stop.warmup + stop.max_jobs, cap, blen, BATCHES, float(stop.ci_target),
+                      SAT_P)
 
 
 def validate(point: Point) -> None:
@@ -105,44 +112,39 @@ def validate(point: Point) -> None:
     if not 0 < point.load < math.inf:
         raise ValueError(f"load must be > 0 (offered load rho = lambda W/P, or jobs/hour), "
                          f"got {point.load!r}")
-    if point.stop.jobs < 2 * BATCHES or point.stop.warmup < 0 or point.stop.max_in_system < 1:
-        raise ValueError(f"stop.jobs must be >= {2 * BATCHES}, stop.warmup >= 0 and "
-                         f"stop.max_in_system >= 1; got {point.stop}")
     stop_rule(point.stop)
     control_means(point.stop.control_variate, point.workload, _processors(point), point.load)
 
 
-def summarize(jobs: MalleableJobs, st: tuple, processors: int, warmup: int) -> dict[str, Any]:
-    """The declared variables from the kernel's final state (module docstring)."""
-    acq, depart, ist, nrep, bat, means_known = st[1], st[4], st[6], st[10], st[12], st[15]
-    k, blen = int(ist[_core.I_NB]) - 1, int(ist[_core.I_BLEN])
-    saturated = bool(ist[_core.I_SAT])
+def summarize(jobs: MalleableJobs, outcome: _core.Outcome, processors: int, warmup: int) -> dict[str, Any]:
+    """The declared variables from the loop's final state (module docstring)."""
+    state, batches, sc = outcome
+    k, blen = int(sc.batch) - 1, int(sc.batch_length)
+    saturated = bool(sc.saturated)
     if k < 1:
-        return {"mean_response": math.nan, "ci_halfwidth": math.nan, "mean_response_direct": math.nan,
-                "ci_halfwidth_direct": math.nan, "batches": 0,
+        return {"mean_response": math.nan, "mean_response_hw90": math.nan, "mean_response_direct": math.nan,
+                "mean_response_direct_hw90": math.nan, "batches": 0,
                 "utilization": math.nan, "mean_allocation": math.nan,
                 "repartitions_per_job": math.nan, "jobs": 0, "saturated": saturated}
-    measured = bat[1:k + 1]
-    means = measured[:, _core.B_RESP] / blen
+    measured = slice(1, k + 1)
+    means = batches.response[measured] / blen
     direct = float(means.mean()), ci_halfwidth(means)
-    mean, halfwidth = direct if means_known.size == 0 else \
-        controlled_mean(means, measured[:, _core.B_CTL:] / blen, means_known)
-    number = measured[:, _core.B_AREA] / measured[:, _core.B_TIME]
-    ended = not ist[_core.I_MET] and ist[_core.I_DEP] >= ist[_core.I_TARGET]
-    if ended and _core.growing(number, SAT_P, k * blen):
+    mean, halfwidth = direct if batches.means.size == 0 else \
+        controlled_mean(means, batches.controls[measured] / blen, batches.means)
+    ended = not sc.met and sc.departed >= sc.target
+    if ended and _core.growing(_core.number_in_system(batches, k), SAT_P, k * blen):
         saturated = True
-    order = np.argsort(depart, kind="stable")[warmup + blen: warmup + blen * (k + 1)]
-    response = depart[order] - jobs.arrival[order]
+    order = np.argsort(state.depart, kind="stable")[warmup + blen: warmup + blen * (k + 1)]
+    response = state.depart[order] - jobs.arrival[order]
     return {
         "mean_response": mean,
-        "ci_halfwidth": halfwidth,
+        "mean_response_hw90": halfwidth,
         "mean_response_direct": direct[0],
-        "ci_halfwidth_direct": direct[1],
+        "mean_response_direct_hw90": direct[1],
         "batches": k,
-        "utilization": float(measured[:, _core.B_BUSY].sum()
-                             / (processors * measured[:, _core.B_TIME].sum())),
-        "mean_allocation": float((acq[order] / response).mean()),
-        "repartitions_per_job": float(nrep[order].mean()),
+        "utilization": float(batches.busy[measured].sum() / (processors * batches.time[measured].sum())),
+        "mean_allocation": float((state.acquired[order] / response).mean()),
+        "repartitions_per_job": float(state.changes[order].mean()),
         "jobs": k * blen,
         "saturated": saturated,
     }
@@ -158,13 +160,13 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
         stop = stop._replace(controls=control_values(names, jobs, processors),
                              control_means=control_means(names, point.workload, processors, point.load))
     family = load_families()["malleable"]
-    st = family.policy(point).hooks.run(jobs, processors, family.params(point), stop)
+    outcome = family.policy(point).hooks.run(jobs, processors, family.params(point), stop)
     recorded = None
     if point.record_jobs:
-        depart, acq = st[4], st[1]
-        done = ~np.isnan(depart)
-        recorded = {"arrival": jobs.arrival[done], "end": depart[done], "work": jobs.work[done],
+        state = outcome.state
+        done = ~np.isnan(state.depart)
+        recorded = {"arrival": jobs.arrival[done], "end": state.depart[done], "work": jobs.work[done],
                     "parallelism": jobs.parallelism[done].astype(np.float64),
-                    "acquired": acq[done], "repartitions": st[10][done].astype(np.float64)}
-    return Result(summary=summarize(jobs, st, processors, point.stop.warmup),
-                  jobs=recorded, work=int(st[6][_core.I_EVENTS]))
+                    "acquired": state.acquired[done], "repartitions": state.changes[done].astype(np.float64)}
+    return Result(summary=summarize(jobs, outcome, processors, point.stop.warmup),
+                  jobs=recorded, work=int(outcome.scalars.events))

@@ -38,54 +38,18 @@ from typing import Any
 
 import numpy as np
 
-from sweep.families.malleable.overheads import draw_delta, draw_eq13, hyperexp2, validate_delta
+from sweep.families.malleable.overheads import draw_delta, draw_eq13, validate_delta
 from sweep.workloads.distributions import Hyperexp2
+from sweep.workloads.parallelism import BoundedGeometric
 from sweep.workloads.speedup import Eq2, Eq5, Eq8, Linear, Speedup, beta_prime_at_max
 
-__all__ = ["NASA_IPSC", "PARALLELISM", "BoundedGeometric", "MalleableJobs", "arrival_rate", "expected_work",
+__all__ = ["NASA_IPSC", "PARALLELISM", "MalleableJobs", "arrival_rate", "expected_work",
            "make_jobs", "mean_demand", "validate_workload"]
 
 
-@dataclass(frozen=True)
-class BoundedGeometric:
-    """Bounded-geometric job parallelism (seed 000 §3.2.2; MODEL_NOTES §1, reconstructed).
-
-    With probability ``p_nmax`` a job has ``n_max``; otherwise ``N = 2^k`` with
-    ``k ~ Geometric(p)`` on ``k = 0, 1, …``, and ``N = n_star`` if ``2^k > n_max``.
-    """
-
-    p: float
-    p_nmax: float
-    n_star: int = 32
-    n_max: int = 128
-
-    @property
-    def values(self) -> np.ndarray:
-        """The support: powers of two up to ``n_max``."""
-        return 2 ** np.arange(int(np.log2(self.n_max)) + 1)
-
-    @property
-    def pmf(self) -> np.ndarray:
-        """Probabilities of :attr:`values`."""
-        k = np.arange(self.values.size)
-        geometric = self.p * (1 - self.p) ** k
-        pmf = (1 - self.p_nmax) * geometric
-        pmf[self.values == self.n_star] += (1 - self.p_nmax) * (1 - geometric.sum())
-        pmf[-1] += self.p_nmax
-        return pmf
-
-    def moment(self, k: float) -> float:
-        """``E[N^k]``."""
-        return float(np.dot(self.pmf, self.values.astype(np.float64) ** k))
-
-    def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """``size`` draws (int64), one uniform each."""
-        cdf = np.cumsum(self.pmf)
-        index = np.searchsorted(cdf / cdf[-1], rng.random(size), side="right")
-        return self.values[np.minimum(index, self.values.size - 1)].astype(np.int64)
-
-
-#: Distributions 1–4 of seed 000 Figure 4, as reconstructed in MODEL_NOTES §1.
+#: Distributions 1–4 of Chiang & Vernon (1996), Figure 4: the paper prints their shape and means
+#: only, so ``p`` and ``p_nmax`` are a reconstruction (fitted to the printed means, E[N] = 13.4 for
+#: Distribution 1, and to the overall demand CVs of Figures 6, 7 and 9; tests/malleable/test_workload.py).
 PARALLELISM = {
     "dist1": BoundedGeometric(0.3838, 0.0466),
     "dist2": BoundedGeometric(0.30, 0.07),
@@ -290,15 +254,15 @@ def make_jobs(cfg: Mapping[str, Any], processors: int, load: float, count: int,
     if options["arrival_cv"] == 1:
         arrival = np.cumsum(rng.exponential(1.0 / rate, count))
     else:
-        arrival = np.cumsum(hyperexp2(rng, 1.0 / rate, float(options["arrival_cv"]), count))
+        arrival = np.cumsum(Hyperexp2.sample_each(rng, 1.0 / rate, float(options["arrival_cv"]), count))
     parallelism = _parallelism(cfg)
     if cfg["demand_growth"] == "nasa_ipsc":
-        n = parallelism.sample(rng, count)
+        n = parallelism.sizes(rng, count)
         mean, cv = _nasa_ipsc(parallelism, mean_demand(cfg))
         index = np.log2(n).astype(np.int64)
-        work = hyperexp2(rng, mean[index], cv[index], count)
+        work = Hyperexp2.sample_each(rng, mean[index], cv[index], count)
     elif isinstance(parallelism, BoundedGeometric):
-        n = parallelism.sample(rng, count)
+        n = parallelism.sizes(rng, count)
         k = _GROWTH[cfg["demand_growth"]]
         scale = parallelism.moment(k) if cfg["demand_normalise"] else parallelism.moment(1) ** k
         mean = mean_demand(cfg) * n.astype(np.float64) ** k / scale
