@@ -15,7 +15,6 @@ import numpy as np
 import xarray as xr
 
 from sweep.analysis.figures import figure
-from sweep.analysis.saturation import saturation
 
 LABELS = {"eqs": "EQS", "eqs_pws": "EQS-PWS", "eqs_avg": "EQS-AVG", "fb_pws": "FB-PWS",
           "fb_asp": "FB-ASP", "eqs_periodic": "EQS, 500 s", "eqs_pws_periodic": "EQS-PWS, 500 s"}
@@ -38,11 +37,6 @@ def response_ratio(ds: xr.Dataset) -> xr.DataArray:
     out.name = "response_ratio"
     out.attrs.update(units="1", long_name="mean response time over EQS's")
     return out
-
-
-def saturation_points(ds: xr.Dataset) -> xr.DataArray:
-    """Largest stable load per policy (and other axes): :func:`sweep.analysis.saturation`."""
-    return saturation(ds, "mean_response")
 
 
 def _panels(ratio: xr.DataArray) -> list[tuple[str, xr.DataArray]]:

@@ -14,6 +14,7 @@ scalar). The engine uses that table to lay out the Dataset.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -63,6 +64,10 @@ def _require_int(name: str, value: Any, least: int, alternative: str = "") -> No
         raise ValueError(f"{name} must be an integer >= {least}{alternative}, got {value!r}")
 
 
+#: How a point is evaluated: the family's simulator, or its closed-form model.
+MODELS = ("simulation", "analytic")
+
+
 @dataclass(frozen=True)
 class StopRule:
     """When a replication ends: ``jobs`` measured after ``warmup`` discarded ones.
@@ -109,7 +114,8 @@ class Point:
 
     ``policy`` and ``workload`` are the composed config sections as dicts (they
     carry at least ``name``); ``system`` is the ``system`` section; ``load`` the
-    offered load.
+    offered load (a number > 0; a family says what it means for its workloads);
+    ``model`` one of :data:`MODELS`. Both are checked here, for every family.
     """
 
     policy: Mapping[str, Any]
@@ -119,6 +125,13 @@ class Point:
     stop: StopRule
     record_jobs: bool = False
     model: str = "simulation"
+
+    def __post_init__(self) -> None:
+        load = self.load
+        if isinstance(load, bool) or not isinstance(load, numbers.Real) or not 0 < load < math.inf:
+            raise ValueError(f"load must be a number > 0, got {load!r}")
+        if self.model not in MODELS:
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, got {self.model!r}")
 
 
 @dataclass

@@ -134,9 +134,8 @@ def test_trace_bootstrap_draws_trace_values():
     ({"workload": {"name": "h", "kind": "hyperexp2", "mean": 1.0, "scv": 0.5}}, "workload.scv"),
 ])
 def test_validate_gives_one_line(change, message):
-    p = dataclasses.replace(point("lwl", "exponential"), **change)
     with pytest.raises(ValueError) as error:
-        FAMILY.validate(p)
+        FAMILY.validate(dataclasses.replace(point("lwl", "exponential"), **change))
     assert message in str(error.value) and "\n" not in str(error.value)
 
 

@@ -48,7 +48,7 @@ def test_past_saturation_stops_early_and_says_so():
      "policy.repartition_period must be a number of seconds >= 0"),
     ({"policy": "fb_pws", "quantum": 0.0}, "policy.quantum must be a number of seconds > 0, got 0.0"),
     ({"policy": "eqs", "fractional": "yes"}, "policy.fractional must be true or false"),
-    ({"load": -0.1}, "load must be > 0"),
+    ({"load": -0.1}, "load must be a number > 0"),
 ])
 def test_bad_options_name_themselves(change, message):
     policy = change.pop("policy", "eqs")

@@ -48,7 +48,7 @@ controls. After each batch with ``k ≥ min_batches`` measured, the 90% interval
 of the response batch means is checked against ``rel·mean`` (met: stop, unless
 the number in system grows across the batches, :func:`growing`: then
 saturated); with ``q > 0`` controls the mean and its interval are the
-control-variate ones (:func:`sweep.stats.sequential.controlled_halfwidth`). At
+control-variate ones (:func:`sweep.stats.compiled.controlled_mean`). At
 ``2B + 2`` batches a growing number in system marks the point saturated
 (``saturated = 2``) and stops it; otherwise adjacent pairs merge (the batch
 length doubles), so the trend is tested once per doubling of the run. The run
@@ -73,7 +73,7 @@ from numba import njit
 from scipy import stats
 
 from sweep.families.malleable.workload import MalleableJobs
-from sweep.stats.sequential import controlled_halfwidth, mann_kendall_pvalue, t_halfwidth
+from sweep.stats import compiled
 
 #: :func:`next_event`'s answers besides an arriving job's index
 DONE, DEPARTURE, SLICE = -3, -2, -1
@@ -192,7 +192,7 @@ def growing(number, sat_p, jobs):
     """
     k = number.size
     q = max(k // 4, 1)
-    if k < 8 or not mann_kendall_pvalue(number) < sat_p:
+    if k < 8 or not compiled.trend_pvalue(number) < sat_p:
         return False
     first, last = number[:q].mean(), number[k - q:].mean()
     return last - first >= 0.005 * jobs or (last - first >= 50.0 and last >= 1.5 * first)
@@ -218,11 +218,11 @@ def close_batch(batches, scalars):
         means = batches.response[1:k + 1] / blen
         q = batches.means.size
         if q == 0:
-            mean, halfwidth = means.mean(), t_halfwidth(means, batches.t_quantile[k])
+            mean, halfwidth = means.mean(), compiled.ci_halfwidth(means, batches.t_quantile[k])
         else:
             # each control costs a degree of freedom: t_{k-1-q} = t_quantile[k - q]
             controls = batches.controls[1:k + 1] / blen
-            mean, halfwidth = controlled_halfwidth(means, controls, batches.means,
+            mean, halfwidth = compiled.controlled_mean(means, controls, batches.means,
                                                    batches.t_quantile[k - q])
         if halfwidth <= sc.rel * mean:
             if growing(number_in_system(batches, k), sc.sat_p, k * blen):

@@ -109,9 +109,6 @@ def validate(point: Point) -> None:
     load_families()["malleable"].params(point)
     validate_workload(point.workload)
     _processors(point)
-    if not 0 < point.load < math.inf:
-        raise ValueError(f"load must be > 0 (offered load rho = lambda W/P, or jobs/hour), "
-                         f"got {point.load!r}")
     stop_rule(point.stop)
     control_means(point.stop.control_variate, point.workload, _processors(point), point.load)
 

@@ -1,4 +1,4 @@
-"""Compiled twins of :mod:`sweep.stats.batch_means` for stopping rules checked inside a kernel.
+"""Compiled twins of :mod:`sweep.stats.batch_means`, of the same names, for stopping rules in a kernel.
 
 A kernel that cuts its output into batches can test, after each batch, whether
 the confidence interval is narrow enough or the output keeps growing (DESIGN
@@ -6,7 +6,8 @@ the confidence interval is narrow enough or the output keeps growing (DESIGN
 :func:`~sweep.stats.batch_means.ci_halfwidth`,
 :func:`~sweep.stats.batch_means.trend_pvalue` and
 :func:`~sweep.stats.batch_means.controlled_mean` compute, the Student-t quantile
-being passed in (``scipy.stats.t.ppf`` cannot be called from numba).
+being passed in (``scipy.stats.t.ppf`` cannot be called from numba). Each has
+its twin's name: call them as ``compiled.ci_halfwidth`` etc.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["controlled_halfwidth", "mann_kendall_pvalue", "t_halfwidth"]
+__all__ = ["ci_halfwidth", "controlled_mean", "trend_pvalue"]
 
 
 @njit(cache=True)
-def t_halfwidth(means: np.ndarray, quantile: float) -> float:
+def ci_halfwidth(means: np.ndarray, quantile: float) -> float:
     """``quantile · s / sqrt(k)`` for ``k ≥ 2`` batch means with sample deviation ``s``; NaN below."""
     k = means.size
     if k < 2:
@@ -33,7 +34,7 @@ def t_halfwidth(means: np.ndarray, quantile: float) -> float:
 
 
 @njit(cache=True)
-def controlled_halfwidth(means: np.ndarray, controls: np.ndarray, control_means: np.ndarray,
+def controlled_mean(means: np.ndarray, controls: np.ndarray, control_means: np.ndarray,
                          quantile: float) -> tuple[float, float]:
     """:func:`~sweep.stats.batch_means.controlled_mean`: ``(â, quantile · se(â))``.
 
@@ -63,8 +64,8 @@ def controlled_halfwidth(means: np.ndarray, controls: np.ndarray, control_means:
 
 
 @njit(cache=True)
-def mann_kendall_pvalue(means: np.ndarray) -> float:
-    """One-sided Mann–Kendall p-value for an increasing trend (as ``trend_pvalue``); NaN below 3."""
+def trend_pvalue(means: np.ndarray) -> float:
+    """One-sided Mann–Kendall p-value for an increasing trend; NaN below 3 batch means."""
     k = means.size
     if k < 3:
         return np.nan
