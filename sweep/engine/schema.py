@@ -366,15 +366,37 @@ def _unknown(schema: Schema, key: str) -> str:
         owners = speedup_models_with(key)
         if owners:
             return (f"workload.speedup.{key} belongs to speedup model {', '.join(owners)}, not "
-                    f"{schema.name} (left from the workload's own model: choose a workload without it, "
-                    f"or that model)")
+                    f"{schema.name}: the workload sets it for its own model (keep that model, or "
+                    f"choose a workload that does not set it)")
     return f"{schema.owner} has no option {key!r}; allowed: {allowed}"
 
 
 _KEY_NOT_IN = re.compile(r"Key '(?P<key>[^']+)' not in '(?P<type>[^']+)'")
-_VALUE = re.compile(r"Value '(?P<value>.*)' of type '[^']+' could not be converted")
+_VALUE = re.compile(r"Value '(?P<value>.*)' (of type '[^']+' could not be converted|is not a valid)")
 _FULL_KEY = re.compile(r"full_key: (?P<full_key>\S*)")
 _OBJECT = re.compile(r"object_type=(?P<type>\w+)")
+
+
+def _error_facts(error: BaseException) -> tuple[str, str, Any, str] | None:
+    """``(what, full key, value, schema class name)`` of a schema's error, ``what`` unknown|type.
+
+    From the OmegaConf exception Hydra chains (a command-line override) or, when
+    Hydra only kept its text (a YAML merged while composing), from the text.
+    """
+    from omegaconf.errors import ConfigAttributeError, ConfigKeyError, ValidationError
+
+    cause = error.__cause__
+    if isinstance(cause, ConfigKeyError | ConfigAttributeError | ValidationError) and cause.full_key:
+        what = "type" if isinstance(cause, ValidationError) else "unknown"
+        return what, cause.full_key, cause.value, getattr(cause.object_type, "__name__", "")
+    text = str(error)
+    unknown, value = _KEY_NOT_IN.search(text), _VALUE.search(text)
+    full_key, owner = _FULL_KEY.search(text), _OBJECT.search(text)
+    if unknown is not None and full_key is not None:
+        return "unknown", full_key["full_key"], None, unknown["type"]
+    if value is not None and full_key is not None and owner is not None:
+        return "type", full_key["full_key"], value["value"], owner["type"]
+    return None
 
 
 def explain(error: BaseException) -> str | None:
@@ -385,22 +407,17 @@ def explain(error: BaseException) -> str | None:
     that model, a value of the wrong type says what is allowed
     (``policy.quantum must be a number of seconds > 0, got 'abc'``).
     """
-    text = "\n".join(str(e) for e in (error, error.__cause__) if e is not None)
-    unknown, value = _KEY_NOT_IN.search(text), _VALUE.search(text)
-    full_key, owner = _FULL_KEY.search(text), _OBJECT.search(text)
-    cause = error.__cause__
-    if unknown is not None:
-        schema = SCHEMAS.get(unknown["type"])
-        return _unknown(schema, unknown["key"]) if schema is not None else None
-    if value is not None and full_key is not None and owner is not None:
-        schema = SCHEMAS.get(owner["type"])
-        if schema is None:
-            return None
-        key = full_key["full_key"].rsplit(".", 1)[-1]
-        given = getattr(cause, "value", value["value"]) if cause is not None else value["value"]
-        option = full_key["full_key"]
-        return f"{option} must be {_describe(schema, key)}, got {given!r}"
-    return None
+    facts = _error_facts(error)
+    if facts is None:
+        return None
+    what, full_key, value, owner = facts
+    schema = SCHEMAS.get(owner)
+    if schema is None:
+        return None
+    key = full_key.rsplit(".", 1)[-1]
+    if what == "unknown":
+        return _unknown(schema, key)
+    return f"{full_key} must be {_describe(schema, key)}, got {value!r}"
 
 
 # --- sweep's own options ------------------------------------------------------------------
