@@ -1,10 +1,19 @@
 """Compose and validate a sweep's configuration (DESIGN §8).
 
 Hydra's compose API builds the config from ``conf/`` and the user's overrides;
-this module then checks every option sweep itself owns and turns each problem
-into one :class:`ConfigError` line that names the option and the allowed values.
-Policy- and workload-specific checks belong to the families and workloads
-(``Family.validate``); the grid module calls them point by point.
+every option file there extends a schema generated from the code
+(:mod:`sweep.engine.schema`), so a wrong type or an unknown key is caught while
+composing. This module then checks the ranges of the options sweep itself
+owns and turns each problem into one :class:`ConfigError` line that names the
+option and the allowed values. Policy- and workload-specific checks belong to
+the families and workloads (``Family.validate``); the grid module calls them
+point by point.
+
+Three rules on top of Hydra's: a policy named alone runs on its family's
+default workload and system (:func:`family_defaults`); every config group is
+a grid axis over its options (``grid.system=[sp2_100,sp2_128]``); a
+:data:`SELECTORS` key chooses a nested group's option
+(``workload.speedup.model=linear`` is ``workload/speedup=linear``).
 
 Why the compose API and not ``@hydra.main``: errors must be one line and exit
 non-zero with no traceback, and the grid is expanded in-process (composing each
