@@ -183,12 +183,13 @@ def compose(overrides: Sequence[str]) -> DictConfig:
 
     A workload or system that neither the command line nor an experiment
     chooses is the policy's family's (``Family.default_workload``,
-    ``default_system``): see :func:`family_defaults`. The result's ``grid`` is
-    flat: {dotted key: list of values}, the experiment's axes first, then the
-    command line's (which replace an experiment's axis of the same key).
+    ``default_system``): see :func:`_compose_with_family_defaults`. The
+    result's ``grid`` is flat: {dotted key: list of values}, the experiment's
+    axes first, then the command line's (which replace an experiment's axis of
+    the same key).
     """
     ordinary, grid = split_overrides(overrides)
-    cfg = _hydra_compose([*ordinary, *family_defaults(ordinary, grid)])
+    cfg = _compose_with_family_defaults(ordinary, grid)
     flat = _config_grid(cfg)
     flat.update(grid)
     with open_dict(cfg):
@@ -202,27 +203,45 @@ def _config_grid(cfg: DictConfig) -> dict[str, Any]:
     return {grid_key(key): values for key, values in flat.items()}
 
 
-def family_defaults(ordinary: Sequence[str], grid: Mapping[str, Any]) -> list[str]:
-    """``workload=<default>`` and ``system=<default>`` overrides for the groups nobody chose.
+def _compose_with_family_defaults(ordinary: list[str], grid: Mapping[str, Any]) -> DictConfig:
+    """Compose, adding ``workload=`` and ``system=`` defaults for the groups nobody chose.
 
-    Nobody: not the command line (a choice or a grid axis), not the experiment
-    (found by composing the group choices alone). The defaults are those of the
-    family of the policies (``grid.policy``, else ``policy``); policies of
-    several families need an explicit choice (one-line ConfigError).
+    Nobody: not the command line (a choice or a grid axis), not the experiment.
+    Without an experiment that is known from the command line; with one, the
+    config is composed first as given (an experiment usually chooses both, and
+    that compose is the answer), else from its group choices alone (the
+    command line may set keys of the workload it does not choose). The defaults
+    are those of the family of the policies: ``grid.policy`` (the command
+    line's, else the experiment's), else ``policy`` (:func:`family_defaults`).
     """
-    chosen = {_key(o).lstrip("+~") for o in ordinary if o.split("=", 1)[1] not in ("null", "")}
+    chosen = {_key(o) for o in ordinary if o.split("=", 1)[1] not in ("null", "")}
     missing = [g for g in FAMILY_GROUPS if g not in chosen and g not in grid]
     if not missing:
-        return []
-    choices_only = [o for o in ordinary if _key(o).lstrip("+~") in ("policy", "experiment", *FAMILY_GROUPS)]
-    first = _hydra_compose(choices_only)
-    missing = [g for g in missing if first.hydra.runtime.choices.get(g) is None]
+        return _hydra_compose(ordinary)
+    options = grid.get("policy") or [o.split("=", 1)[1] for o in ordinary if _key(o) == "policy"][-1:]
+    if "experiment" not in chosen and options:
+        return _hydra_compose([*ordinary, *family_defaults(options, missing)])
+    try:
+        first, error = _hydra_compose(ordinary), None
+    except ConfigError as caught:  # e.g. workload.mean=2 with no workload chosen yet
+        first, error = _hydra_compose([o for o in ordinary if _key(o) in ("policy", "experiment")]), caught
+    experiment_grid = _config_grid(first)
+    missing = [g for g in missing if first.hydra.runtime.choices.get(g) is None and g not in experiment_grid]
+    if not missing:
+        if error is not None:
+            raise error
+        return first
+    options = grid.get("policy") or experiment_grid.get("policy") or [first.hydra.runtime.choices.policy]
+    return _hydra_compose([*ordinary, *family_defaults(options, missing)])
+
+
+def family_defaults(options: Sequence[Any], missing: Sequence[str]) -> list[str]:
+    """``<group>=<default>`` for each ``missing`` group, from the family of the policy ``options``.
+
+    Policies of several families have no common default: one-line ConfigError.
+    """
     if not missing:
         return []
-    experiment_grid = _config_grid(first)
-    if any(g in experiment_grid for g in missing):
-        return []  # the experiment sweeps it
-    options = grid.get("policy") or experiment_grid.get("policy") or [first.hydra.runtime.choices.policy]
     families = {option: _family_of_option(option) for option in options}
     names = sorted({family.name for family in families.values()})
     if len(names) > 1:
@@ -276,7 +295,7 @@ def compose_group_option(overrides: Sequence[str], group: str, name: str,
     group = group.replace(".", "/")
     _check_group_choice(group, name)
     ordinary, _ = split_overrides(overrides)
-    kept = [o for o in ordinary if _key(o).lstrip("+~") != group]
+    kept = [o for o in ordinary if _key(o) != group]
     return section(compose([*kept, *pinned, f"{group}={name}"]), group, required)
 
 

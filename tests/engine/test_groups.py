@@ -129,3 +129,9 @@ def test_a_key_inside_a_group_axis_is_set_after_the_option():
 def test_experiment_is_not_a_grid_axis():
     with pytest.raises(ConfigError, match="experiment cannot be a grid axis"):
         compose(["grid.experiment=[quickstart,sh00_fig2]"])
+
+
+def test_a_key_of_the_default_workload_can_be_set_without_choosing_it():
+    assert plain(compose(["policy=lwl", "workload.mean=2"]))["workload"]["mean"] == 2.0
+    settings = plain(compose(["experiment=tf99_table1", "system.processors=100"]))
+    assert settings["system"] == {"processors": 100} and settings["workload"]["name"] == "kth"
