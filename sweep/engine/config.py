@@ -206,7 +206,8 @@ def _config_grid(cfg: DictConfig) -> dict[str, Any]:
 def _compose_with_family_defaults(ordinary: list[str], grid: Mapping[str, Any]) -> DictConfig:
     """Compose, adding ``workload=`` and ``system=`` defaults for the groups nobody chose.
 
-    Nobody: not the command line (a choice or a grid axis), not the experiment.
+    Nobody: not the command line (a choice, or a grid axis: then its first
+    option is the main config's), not the experiment.
     Without an experiment that is known from the command line; with one, the
     config is composed first as given (an experiment usually chooses both, and
     that compose is the answer), else from its group choices alone (the
@@ -215,7 +216,11 @@ def _compose_with_family_defaults(ordinary: list[str], grid: Mapping[str, Any]) 
     line's, else the experiment's), else ``policy`` (:func:`family_defaults`).
     """
     chosen = {_key(o) for o in ordinary if o.split("=", 1)[1] not in ("null", "")}
-    missing = [g for g in FAMILY_GROUPS if g not in chosen and g not in grid]
+    for group in FAMILY_GROUPS:  # a swept group: its first option (so that its keys can be set)
+        if group in grid and group not in chosen:
+            _check_group_choice(group, grid[group][0])
+            ordinary, chosen = [*ordinary, f"{group}={grid[group][0]}"], chosen | {group}
+    missing = [g for g in FAMILY_GROUPS if g not in chosen]
     if not missing:
         return _hydra_compose(ordinary)
     options = grid.get("policy") or [o.split("=", 1)[1] for o in ordinary if _key(o) == "policy"][-1:]

@@ -135,3 +135,10 @@ def test_a_key_of_the_default_workload_can_be_set_without_choosing_it():
     assert plain(compose(["policy=lwl", "workload.mean=2"]))["workload"]["mean"] == 2.0
     settings = plain(compose(["experiment=tf99_table1", "system.processors=100"]))
     assert settings["system"] == {"processors": 100} and settings["workload"]["name"] == "kth"
+
+
+def test_a_swept_group_composes_its_first_option_as_the_main_one():
+    args = ["grid.workload=[c90,j90]", "policy=lwl", "workload.alpha=1.6"]
+    grid = expand(compose(args), args)
+    assert [p.point.workload["alpha"] for p in grid.points] == [1.6, 1.6]  # set in both options
+    assert [p.point.workload["k"] for p in grid.points] == [69190.0, 57519.0]
