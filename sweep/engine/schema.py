@@ -73,7 +73,7 @@ def omegaconf_type(annotation: Any) -> Any:
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(args) == 1 and args[0] in _SCALARS and len(typing.get_args(annotation)) == 2:
-            return typing.Optional[args[0]]  # noqa: UP045 (OmegaConf reads typing.Optional)
+            return typing.Optional[args[0]]  # noqa: UP045 (OmegaConf reads Optional, not X | None)
     return Any
 
 
@@ -337,22 +337,22 @@ def to_plain(node: Any, key: str = "", required: bool = True) -> Any:
 # --- one-line messages --------------------------------------------------------------------
 
 
-def _typed_default(cls_or_schema_hint: Any, f: dataclasses.Field | None) -> Any:
+def _typed_default(hint: Any, f: dataclasses.Field | None) -> Any:
     """A value of the field's type to describe it with: its default, or a sample when unset or null."""
     default = None if f is None else f.default
     if isinstance(default, _SCALARS) and default != UNSET:
         return default
-    return _SAMPLES.get(_scalar(cls_or_schema_hint), 0.0)
+    return _SAMPLES.get(_scalar(hint), 0.0)
 
 
-def _describe(schema: Schema, key: str) -> str:
-    """What ``key`` of ``schema`` allows, in :meth:`Spec.describe`'s words."""
+def _spec(schema: Schema, key: str) -> tuple[Spec, Any]:
+    """What ``key`` of ``schema`` allows: its :func:`param` spec (or none) and a value of its type."""
     f = schema.fields().get(key)
     spec = f.metadata.get("spec", Spec()) if f is not None else Spec()
     hint = omegaconf_type(schema.hint(key))
     if spec == Spec() and hint not in _SCALARS and hint is not Any:
         spec = Spec(nullable=True)  # Optional[scalar] without a spec: "null or ..."
-    return spec.describe(_typed_default(hint, f))
+    return spec, _typed_default(hint, f)
 
 
 def must_be(option: str, spec: Spec, default: Any, value: Any) -> str:
@@ -417,7 +417,7 @@ def explain(error: BaseException) -> str | None:
     key = full_key.rsplit(".", 1)[-1]
     if what == "unknown":
         return _unknown(schema, key)
-    return f"{full_key} must be {_describe(schema, key)}, got {value!r}"
+    return must_be(full_key, *_spec(schema, key), value)
 
 
 # --- sweep's own options ------------------------------------------------------------------
