@@ -15,11 +15,15 @@ USAGE = """usage: sweep [key=value ...]
 Runs a parameter sweep and writes its results as netCDF.
 
   sweep experiment=quickstart            a preset from conf/experiment/
+  sweep policy=easy                      a policy alone: its family's workload and system
   sweep grid.policy=[random,lwl] grid.load=[0.5,0.8] replications=4 output=out.nc
   sweep policy=sita_e workload=c90 load=0.7 system.hosts=4 engine.backend=serial
+  sweep grid.system=[sp2_100,sp2_128] policy=easy workload=kth
+  sweep policy=eqs workload.speedup.model=linear   (= workload/speedup=linear)
 
 Any config key can be set (key=value) or swept (grid.key=[v1,v2,...]); see conf/config.yaml.
-Config groups: policy, workload, system, experiment (options: conf/<group>/*.yaml).
+Config groups (options: conf/<group>/*.yaml), each also a grid axis over its options:
+policy, workload, workload/speedup, system; experiment selects a preset.
 """
 
 

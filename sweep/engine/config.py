@@ -1,10 +1,19 @@
 """Compose and validate a sweep's configuration (DESIGN §8).
 
 Hydra's compose API builds the config from ``conf/`` and the user's overrides;
-this module then checks every option sweep itself owns and turns each problem
-into one :class:`ConfigError` line that names the option and the allowed values.
-Policy- and workload-specific checks belong to the families and workloads
-(``Family.validate``); the grid module calls them point by point.
+every option file there extends a schema generated from the code
+(:mod:`sweep.engine.schema`), so a wrong type or an unknown key is caught while
+composing. This module then checks the ranges of the options sweep itself
+owns and turns each problem into one :class:`ConfigError` line that names the
+option and the allowed values. Policy- and workload-specific checks belong to
+the families and workloads (``Family.validate``); the grid module calls them
+point by point.
+
+Three rules on top of Hydra's: a policy named alone runs on its family's
+default workload and system (:func:`family_defaults`); every config group is
+a grid axis over its options (``grid.system=[sp2_100,sp2_128]``); a
+:data:`SELECTORS` key chooses a nested group's option
+(``workload.speedup.model=linear`` is ``workload/speedup=linear``).
 
 Why the compose API and not ``@hydra.main``: errors must be one line and exit
 non-zero with no traceback, and the grid is expanded in-process (composing each
@@ -14,6 +23,7 @@ cheaply.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -22,13 +32,15 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
-from sweep.families import StopRule
+from sweep.engine import schema
+from sweep.families import StopRule, all_policies, family_of
 
-#: Config groups whose options a grid axis may list by name.
-GROUPS = ("policy", "workload", "system", "experiment")
-#: Top-level keys sweep itself owns (everything else comes from the groups).
-ENGINE_BACKENDS = ("ray", "serial")
-MODELS = ("simulation", "analytic")
+#: Top-level config groups whose choice, when not made, comes from the policy's family.
+FAMILY_GROUPS = ("workload", "system")
+#: Keys whose value names an option of a nested config group (each option's YAML sets the key
+#: to its own name): ``workload.speedup.model=linear`` is read as ``workload/speedup=linear``,
+#: which replaces the whole ``speedup`` section instead of changing one key of it.
+SELECTORS = {"workload.speedup.model": "workload/speedup"}
 
 
 class ConfigError(ValueError):
@@ -39,6 +51,12 @@ def conf_dir() -> Path:
     """The folder holding ``config.yaml`` (``SWEEP_CONF_DIR`` overrides the repository's)."""
     override = os.environ.get("SWEEP_CONF_DIR")
     return Path(override) if override else Path(__file__).resolve().parents[2] / "conf"
+
+
+def config_groups() -> list[str]:
+    """Every config group: the folders under ``conf/`` holding YAML, as paths (``workload/speedup``)."""
+    root = conf_dir()
+    return sorted({str(p.parent.relative_to(root)) for p in root.rglob("*.yaml") if p.parent != root})
 
 
 def group_options(group: str) -> list[str]:
@@ -52,7 +70,18 @@ def _check_group_choice(group: str, name: Any) -> None:
         raise ConfigError(f"unknown {group} {name!r}; allowed: {', '.join(options)}")
 
 
-_OVERRIDE = re.compile(r"^(?P<prefix>[+~]{0,2})(?P<key>[A-Za-z_][\w.]*)=(?P<value>.*)$")
+_OVERRIDE = re.compile(r"^(?P<prefix>[+~]{0,2})(?P<key>[A-Za-z_][\w./]*)=(?P<value>.*)$")
+
+
+def _key(override: str) -> str:
+    match = _OVERRIDE.match(override)
+    return match["key"] if match else ""
+
+
+def grid_key(key: str) -> str:
+    """A grid axis's dotted key: ``workload/speedup``, ``workload.speedup.model``: ``workload.speedup``."""
+    key = key.replace("/", ".")
+    return SELECTORS.get(key, key).replace("/", ".")
 
 
 def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list[Any]]]:
@@ -60,36 +89,44 @@ def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list
 
     A grid axis is ``grid.<key>=[v1,v2]`` (or any Hydra sweep such as
     ``range(0.1,1,0.1)`` or ``choice(a,b)``) and is kept out of Hydra's
-    composition: ``<key>`` is a dotted config key, and both ``grid.workload=[a,b]``
-    and ``grid.workload.scv=[1,4]`` may be given, which one config tree could not
-    hold. A group choice (``policy=x``) is checked here, so that an unknown name
-    gives one line listing the allowed names.
+    composition: ``<key>`` is a dotted config key or a config group
+    (``grid.system=[sp2_100,sp2_128]``, ``grid.workload/speedup=[eq5,linear]``),
+    and both ``grid.workload=[a,b]`` and ``grid.workload.scv=[1,4]`` may be
+    given, which one config tree could not hold. A group choice (``policy=x``,
+    ``workload/speedup=eq2``, or a :data:`SELECTORS` key such as
+    ``workload.speedup.model=eq2``, rewritten to the group choice) is checked
+    here, so that an unknown name gives one line listing the allowed names.
     """
     from hydra.core.override_parser.overrides_parser import OverridesParser
     from hydra.errors import HydraException
 
     parser = OverridesParser.create()
+    groups = config_groups()
     ordinary, grid = [], {}
     for override in overrides:
         match = _OVERRIDE.match(override)
         if match is None:
             raise ConfigError(f"cannot read override {override!r}; expected key=value")
         key, value = match["key"], match["value"]
-        if key in GROUPS and value not in ("null", ""):
-            _check_group_choice(key, value)
         if not key.startswith("grid."):
-            ordinary.append(override)
+            key = SELECTORS.get(key, key)
+            if key in groups and value not in ("null", ""):
+                _check_group_choice(key, value)
+            ordinary.append(f"{match['prefix']}{key}={value}")
             continue
+        axis = grid_key(key.removeprefix("grid."))
+        if axis == "experiment":
+            raise ConfigError("experiment cannot be a grid axis: run each preset on its own")
         values = _plain_list(value)
         if values is None:
             try:
-                parsed = parser.parse_override(override)
+                parsed = parser.parse_override(override.replace("/", "."))
             except HydraException as error:
                 raise ConfigError(f"cannot read {override!r}: {_first_line(error)}") from None
             values = list(parsed.sweep_iterator()) if parsed.is_sweep_override() else parsed.value()
         if not isinstance(values, list) or not values:
             raise ConfigError(f"{key} must be a non-empty list like [v1,v2], got {value!r}")
-        grid[key.removeprefix("grid.")] = values
+        grid[axis] = values
     return ordinary, grid
 
 
@@ -126,42 +163,153 @@ def flatten_grid(grid: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-def compose(overrides: Sequence[str]) -> DictConfig:
-    """Compose ``conf/config.yaml`` with ``overrides``; Hydra errors become ConfigError.
-
-    The result's ``grid`` is flat: {dotted key: list of values}, the experiment's
-    axes first, then the command line's (which replace an experiment's axis of
-    the same key).
-    """
+def _hydra_compose(overrides: Sequence[str]) -> DictConfig:
+    """Hydra's compose of ``config.yaml`` (schemas registered); its errors become ConfigError."""
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
     from hydra.errors import HydraException
     from omegaconf.errors import OmegaConfBaseException
 
-    ordinary, grid = split_overrides(overrides)
+    schema.register()
     try:
         with initialize_config_dir(config_dir=str(conf_dir()), version_base=None):
-            cfg = hydra_compose("config", overrides=ordinary, return_hydra_config=True)
-    except (HydraException, OmegaConfBaseException) as error:
-        raise ConfigError(_first_line(error)) from None
-    flat = flatten_grid(OmegaConf.to_container(cfg.grid, resolve=True) or {})
+            return hydra_compose("config", overrides=list(overrides), return_hydra_config=True)
+    except (HydraException, OmegaConfBaseException, ValueError) as error:
+        raise ConfigError(schema.explain(error) or _first_line(error)) from None
+
+
+def compose(overrides: Sequence[str]) -> DictConfig:
+    """Compose ``conf/config.yaml`` with ``overrides``; Hydra errors become ConfigError.
+
+    A workload or system that neither the command line nor an experiment
+    chooses is the policy's family's (``Family.default_workload``,
+    ``default_system``): see :func:`_compose_with_family_defaults`. The
+    result's ``grid`` is flat: {dotted key: list of values}, the experiment's
+    axes first, then the command line's (which replace an experiment's axis of
+    the same key).
+    """
+    ordinary, grid = split_overrides(overrides)
+    cfg = _compose_with_family_defaults(ordinary, grid)
+    flat = _config_grid(cfg)
     flat.update(grid)
     with open_dict(cfg):
         cfg.grid = flat
     return cfg
 
 
-def compose_group_option(overrides: Sequence[str], group: str, name: str) -> dict[str, Any]:
+def _config_grid(cfg: DictConfig) -> dict[str, Any]:
+    """The ``grid`` section of a composed config (an experiment's axes), flat, keys as :func:`grid_key`."""
+    flat = flatten_grid(OmegaConf.to_container(cfg.grid, resolve=True) or {})
+    return {grid_key(key): values for key, values in flat.items()}
+
+
+def _compose_with_family_defaults(ordinary: list[str], grid: Mapping[str, Any]) -> DictConfig:
+    """Compose, adding ``workload=`` and ``system=`` defaults for the groups nobody chose.
+
+    Nobody: not the command line (a choice, or a grid axis: then its first
+    option is the main config's), not the experiment.
+    Without an experiment that is known from the command line; with one, the
+    config is composed first as given (an experiment usually chooses both, and
+    that compose is the answer), else from its group choices alone (the
+    command line may set keys of the workload it does not choose). The defaults
+    are those of the family of the policies: ``grid.policy`` (the command
+    line's, else the experiment's), else ``policy`` (:func:`family_defaults`).
+    """
+    chosen = {_key(o) for o in ordinary if o.split("=", 1)[1] not in ("null", "")}
+    for group in FAMILY_GROUPS:  # a swept group: its first option (so that its keys can be set)
+        if group in grid and group not in chosen:
+            _check_group_choice(group, grid[group][0])
+            ordinary, chosen = [*ordinary, f"{group}={grid[group][0]}"], chosen | {group}
+    missing = [g for g in FAMILY_GROUPS if g not in chosen]
+    if not missing:
+        return _hydra_compose(ordinary)
+    options = grid.get("policy") or [o.split("=", 1)[1] for o in ordinary if _key(o) == "policy"][-1:]
+    if "experiment" not in chosen and options:
+        return _hydra_compose([*ordinary, *family_defaults(options, missing)])
+    try:
+        first, error = _hydra_compose(ordinary), None
+    except ConfigError as caught:  # e.g. workload.mean=2 with no workload chosen yet
+        first, error = _hydra_compose([o for o in ordinary if _key(o) in ("policy", "experiment")]), caught
+    experiment_grid = _config_grid(first)
+    missing = [g for g in missing if first.hydra.runtime.choices.get(g) is None and g not in experiment_grid]
+    if not missing:
+        if error is not None:
+            raise error
+        return first
+    options = grid.get("policy") or experiment_grid.get("policy") or [first.hydra.runtime.choices.policy]
+    return _hydra_compose([*ordinary, *family_defaults(options, missing)])
+
+
+def family_defaults(options: Sequence[Any], missing: Sequence[str]) -> list[str]:
+    """``<group>=<default>`` for each ``missing`` group, from the family of the policy ``options``.
+
+    Policies of several families have no common default: one-line ConfigError.
+    """
+    if not missing:
+        return []
+    families = {option: _family_of_option(option) for option in options}
+    names = sorted({family.name for family in families.values()})
+    if len(names) > 1:
+        listed = ", ".join(f"{option} ({family.name})" for option, family in families.items())
+        raise ConfigError(f"the policies {listed} are of different families, so no default "
+                          f"{' or '.join(missing)} fits them all; choose one, e.g. "
+                          + " ".join(f"{g}=<{g}>" for g in missing))
+    family = next(iter(families.values()))
+    return [f"{g}={getattr(family, 'default_' + g)}" for g in missing]
+
+
+@functools.cache
+def _registered_policy(option: str, folder: str) -> str:
+    """The registered policy an option of ``conf/policy`` configures (``eqs_periodic`` -> ``eqs``)."""
+    if option in all_policies():
+        return option
+    return str(_hydra_compose([f"policy={option}"]).policy.name)
+
+
+def _family_of_option(option: Any) -> Any:
+    _check_group_choice("policy", option)
+    name = _registered_policy(option, str(conf_dir()))
+    try:
+        return family_of(name)
+    except KeyError as error:
+        raise ConfigError(error.args[0]) from None
+
+
+def section(cfg: DictConfig, group: str, required: bool = True) -> Any:
+    """The section of a config group (``workload/speedup`` -> ``cfg.workload.speedup``) as plain values.
+
+    ``required``: an unset required field is an error (:func:`sweep.engine.schema.to_plain`).
+    """
+    key = group.replace("/", ".")
+    try:
+        return schema.to_plain(OmegaConf.select(cfg, key), key, required)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+def compose_group_option(overrides: Sequence[str], group: str, name: str,
+                         pinned: Sequence[str] = (), required: bool = True) -> dict[str, Any]:
     """One option of a config group, with the user's overrides applied, as a plain dict.
 
     Composed once per option (DESIGN §3): the user's other overrides and experiment
     still apply, the group choice is replaced by ``name``, grid axes are dropped.
+    ``pinned`` are further group choices (the main config's, so that the
+    family's defaults need not be looked up again). ``group`` may be dotted;
+    ``required`` as in :func:`section`.
     """
+    group = group.replace(".", "/")
     _check_group_choice(group, name)
     ordinary, _ = split_overrides(overrides)
-    kept = [o for o in ordinary if _OVERRIDE.match(o)["key"] != group]
-    cfg = compose([*kept, f"{group}={name}"])
-    return OmegaConf.to_container(cfg[group], resolve=True)
+    kept = [o for o in ordinary if _key(o) != group]
+    return section(compose([*kept, *pinned, f"{group}={name}"]), group, required)
+
+
+def load_option(group: str, name: str) -> dict[str, Any]:
+    """What ``conf/<group>/<name>.yaml`` composes to: its defaults list and schema applied.
+
+    Unset fields are left out, required ones too (``swf.yaml``'s ``path``).
+    """
+    return compose_group_option([], group, name, required=False)
 
 
 def _first_line(error: Exception) -> str:
@@ -171,49 +319,28 @@ def _first_line(error: Exception) -> str:
         key = re.search(r"Could not override '([^']+)'", str(error))
         if key:
             return f"unknown option {key[1]!r} (no such key in the config; see conf/config.yaml)"
+    group = re.search(r"Could not override '([^']+)'. No match in the defaults list", str(error))
+    if group:
+        parent = group[1].rsplit("/", 1)[0]
+        return f"{group[1]} cannot be chosen here: the chosen {parent} has no {group[1]} option"
     return line
 
 
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise ConfigError(message)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def validate_settings(cfg: DictConfig) -> None:
-    """Check the options sweep itself owns; raise ConfigError on the first bad one."""
-    _require(_is_int(cfg.seed) and cfg.seed >= 0, f"seed must be an integer >= 0, got {cfg.seed!r}")
-    _require(_is_int(cfg.replications) and cfg.replications >= 1,
-             f"replications must be an integer >= 1, got {cfg.replications!r}")
-    for key in ("jobs", "warmup", "max_in_system"):
-        value = cfg.stop[key]
-        _require(_is_int(value) and value >= (1 if key != "warmup" else 0),
-                 f"stop.{key} must be an integer >= {1 if key != 'warmup' else 0}, got {value!r}")
-    _require(cfg.stop.max_jobs is None or (_is_int(cfg.stop.max_jobs) and cfg.stop.max_jobs >= 1),
-             f"stop.max_jobs must be an integer >= 1 or null, got {cfg.stop.max_jobs!r}")
-    try:  # the stop rule checks its own ci_target and control_variate
-        StopRule(**OmegaConf.to_container(cfg.stop, resolve=True))
+    """Check the options sweep itself owns; raise ConfigError on the first bad one.
+
+    The types were checked while composing (the root schema); the ranges here,
+    in the wording of :mod:`sweep.families._params` (:func:`schema.check_settings`).
+    """
+    settings = plain(cfg)
+    try:
+        schema.check_settings(settings)
+        StopRule(**settings["stop"])  # the stop rule checks its own ci_target and control_variate
     except ValueError as error:
         raise ConfigError(str(error)) from None
-    _require(cfg.model in MODELS, f"model must be one of {', '.join(MODELS)}, got {cfg.model!r}")
-    _require(isinstance(cfg.record_jobs, bool), f"record_jobs must be true or false, got {cfg.record_jobs!r}")
-    engine = cfg.engine
-    _require(engine.backend in ENGINE_BACKENDS,
-             f"engine.backend must be one of {', '.join(ENGINE_BACKENDS)}, got {engine.backend!r}")
-    _require(engine.workers is None or (_is_int(engine.workers) and engine.workers >= 1),
-             f"engine.workers must be an integer >= 1 or null, got {engine.workers!r}")
-    _require(engine.batch_size is None or (_is_int(engine.batch_size) and engine.batch_size >= 1),
-             f"engine.batch_size must be an integer >= 1 or null, got {engine.batch_size!r}")
-    _require(_is_int(engine.in_flight) and engine.in_flight >= 1,
-             f"engine.in_flight must be an integer >= 1, got {engine.in_flight!r}")
-    _require(isinstance(engine.address, str) or engine.address is None,
-             f"engine.address must be empty, 'auto' or a Ray address, got {engine.address!r}")
-    _require(cfg.output is None or (isinstance(cfg.output, str) and cfg.output.endswith(".nc")),
-             f"output must be a path ending in .nc, got {cfg.output!r}")
-    _require(isinstance(cfg.grid, DictConfig), f"grid must be a mapping of axis -> values, got {cfg.grid!r}")
+    output = settings["output"]
+    if output is not None and not output.endswith(".nc"):
+        raise ConfigError(f"output must be a path ending in .nc, got {output!r}")
 
 
 def check_load(value: Any) -> float:
@@ -226,6 +353,11 @@ def check_load(value: Any) -> float:
 
 
 def plain(cfg: DictConfig) -> dict[str, Any]:
-    """The composed config as plain Python values, without Hydra's own ``hydra`` section."""
-    return {key: OmegaConf.to_container(cfg[key], resolve=True) if OmegaConf.is_config(cfg[key])
-            else cfg[key] for key in cfg if key != "hydra"}
+    """The composed config as plain Python values, without Hydra's own ``hydra`` section.
+
+    Unset schema fields are left out (:func:`sweep.engine.schema.to_plain`).
+    """
+    try:
+        return {key: schema.to_plain(cfg[key], key) for key in cfg if key != "hydra"}
+    except ValueError as error:
+        raise ConfigError(str(error)) from None

@@ -3,7 +3,10 @@
 An axis is ``policy``, ``workload``, ``load`` or any other config key listed
 under ``grid.<key>``; a key that is not on the grid keeps its single value, and
 ``policy``, ``workload`` and ``load`` are always axes (of length one when not
-swept). Config-group options are composed once per option, not once per point.
+swept). Any config group is an axis over its options when listed
+(``grid.system=[sp2_100,sp2_128]``, ``grid.workload.speedup=[eq5,linear]``);
+each option is composed once, not once per point, and its label is the
+option's name.
 """
 
 from __future__ import annotations
@@ -15,7 +18,15 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from sweep.engine.config import ConfigError, check_load, compose_group_option, plain
+from sweep.engine.config import (
+    FAMILY_GROUPS,
+    ConfigError,
+    check_load,
+    compose_group_option,
+    config_groups,
+    plain,
+    section,
+)
 from sweep.engine.seeding import stream_key
 from sweep.families import Point, StopRule, family_of
 
@@ -112,30 +123,57 @@ def _has_key(config: Mapping[str, Any], key: str) -> bool:
     return True
 
 
-def _group_sections(cfg: DictConfig, overrides: Sequence[str], group: str,
+def _group_keys(axes: Sequence[Axis]) -> list[str]:
+    """The axes that list options of a config group (always ``policy`` and ``workload``)."""
+    groups = {g.replace("/", ".") for g in config_groups()}
+    return [a.key for a in axes if a.key in groups]
+
+
+def _group_sections(cfg: DictConfig, overrides: Sequence[str], key: str,
                     names: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Each listed option of ``group``, composed once (the selected one is already in cfg)."""
-    selected = cfg.hydra.runtime.choices[group]
-    sections = {name: (OmegaConf.to_container(cfg[group], resolve=True) if name == selected
-                       else compose_group_option(overrides, group, name)) for name in names}
-    for name, section in sections.items():
-        section.setdefault("name", name)
+    """Each listed option of the group at ``key``, composed once (the selected one is already in cfg).
+
+    The other options are composed with the main config's workload and system
+    choices pinned (their family defaults are not looked up again).
+    """
+    group = key.replace(".", "/")
+    choices = cfg.hydra.runtime.choices
+    selected = choices.get(group)
+    pinned = [f"{g}={choices[g]}" for g in FAMILY_GROUPS if g != group and choices.get(g) is not None]
+    sections = {name: (section(cfg, group) if name == selected
+                       else compose_group_option(overrides, group, name, pinned)) for name in names}
+    if key in CORE_AXES:
+        for name, values in sections.items():
+            values.setdefault("name", name)
     return sections
+
+
+def _owner(key: str, sections: Mapping[str, Any]) -> str | None:
+    """The group axis whose section holds ``key`` (the longest prefix), if any."""
+    owners = [g for g in sections if key.startswith(g + ".")]
+    return max(owners, key=len) if owners else None
 
 
 def _check_axis_keys(axes: Sequence[Axis], base: Mapping[str, Any],
                      sections: Mapping[str, Mapping[str, dict[str, Any]]]) -> None:
     for axis in axes:
-        if axis.key in CORE_AXES:
+        if axis.key in CORE_AXES or axis.key in sections:
             continue
-        group = axis.key.split(".", 1)[0]
-        if group in sections:
-            found = any(_has_key({group: s}, axis.key) for s in sections[group].values())
+        owner = _owner(axis.key, sections)
+        if owner is not None:
+            found = any(_has_key(_nest(owner, s), axis.key) for s in sections[owner].values())
         else:
             found = _has_key(base, axis.key)
         if not found:
             known = ", ".join(sorted(k for k in base if k not in ("hydra", "grid")))
             raise ConfigError(f"grid over unknown key {axis.key!r}; top-level keys: {known}")
+
+
+def _nest(key: str, value: Any) -> dict[str, Any]:
+    """``{"a": {"b": value}}`` for ``a.b``."""
+    for part in reversed(key.split(".")):
+        value = {part: value}
+    return value
 
 
 def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
@@ -144,17 +182,19 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     base = plain(cfg)
     base.pop("grid", None)
     by_key = {a.key: a for a in axes}
-    sections = {g: _group_sections(cfg, overrides, g, by_key[g].values) for g in ("policy", "workload")}
+    sections = {k: _group_sections(cfg, overrides, k, by_key[k].values) for k in _group_keys(axes)}
     _check_axis_keys(axes, base, sections)
     stop = StopRule(**base["stop"])
+    # group options first (outer groups before nested ones), then the keys set inside them
+    order = sorted(range(len(axes)), key=lambda i: (axes[i].key not in sections, axes[i].key.count(".")))
     points = []
     for index, position in enumerate(itertools.product(*(range(len(a.values)) for a in axes))):
         config = dict(base)
-        for axis, i in zip(axes, position, strict=True):
-            value = axis.values[i]
+        for i in order:
+            axis, value = axes[i], axes[i].values[position[i]]
             if axis.key in sections:
-                config[axis.key] = sections[axis.key][value]
-            elif _has_key(config, axis.key) or axis.key.split(".", 1)[0] not in sections:
+                _set_key(config, axis.key, sections[axis.key][value])
+            elif _has_key(config, axis.key) or _owner(axis.key, sections) is None:
                 _set_key(config, axis.key, value)
         point = Point(policy=config["policy"], workload=config["workload"], system=config["system"],
                       load=config["load"], stop=stop, record_jobs=config["record_jobs"],

@@ -1,17 +1,21 @@
 """Build a service-time distribution from a workload config (``conf/workload/*.yaml``).
 
 A workload config is a mapping with ``kind`` and that kind's parameters
-(``name``, the config's own name, is allowed and ignored). Every parameter a
-kind reads is listed in its YAML, so any of them can be overridden on the command
-line (``workload.scv=16``). Bad options give one line naming the option and the
-allowed values (DESIGN §8).
+(``name``, the config's own name, is allowed and ignored). Each kind's
+parameters are the fields of one dataclass in :data:`KINDS` (a field without a
+default is required); the Hydra schema of ``conf/workload/<option>.yaml`` is
+made from it (:mod:`sweep.engine.schema`), so every parameter can be set on the
+command line (``workload.scv=16``) and the YAML only chooses values. Bad
+options give one line naming the option and the allowed values (DESIGN §8).
 
 Kinds: ``exponential`` (mean), ``hyperexp2`` (mean, scv), ``bounded_pareto``
-(k, p, alpha), ``c90`` and ``j90`` (the reconstructions of MODEL_NOTES §3, as
-``lognormal_pareto`` parameters), ``trace`` (a trace's run times, seed 003's
-CTC workload; its ``sampling`` and ``cutoff_fraction`` are for the family).
-Workloads of other kinds are not distributions and are checked by the family
-that reads them (``swf``: the rigid family's trace replay, ``kth.yaml``).
+(k, p, alpha), ``c90`` and ``j90`` (the reconstructed PSC workloads of
+Schroeder & Harchol-Balter 2000, as ``lognormal_pareto`` parameters whose
+defaults are :data:`~sweep.workloads.named.C90_PARAMETERS` and
+:data:`~sweep.workloads.named.J90_PARAMETERS`), ``trace`` (a trace's run times,
+the paper's CTC workload; its ``sampling`` and ``cutoff_fraction`` are for the
+family). Workloads of other kinds are not distributions and are checked by the
+family that reads them (``swf``: the rigid family's trace replay; ``malleable``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import numbers
 import os
 from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields, make_dataclass
 from typing import Any
 
 from sweep.workloads.distributions import (
@@ -38,25 +43,80 @@ from sweep.workloads.named import (
 )
 from sweep.workloads.swf import SWFError, SWFFileNotFoundError
 
-__all__ = ["SAMPLING_MODES", "WORKLOAD_KINDS", "make_distribution", "validate_workload"]
+__all__ = ["KINDS", "SAMPLING_MODES", "WORKLOAD_KINDS", "make_distribution", "validate_workload"]
 
 #: How a family draws sizes from a trace: with replacement, or cycling in trace order.
 SAMPLING_MODES = ("bootstrap", "trace_order")
 
+
+@dataclass(frozen=True)
+class ExponentialWorkload:
+    """``exponential``: service times of mean ``mean`` (s)."""
+
+    mean: float
+
+
+@dataclass(frozen=True)
+class Hyperexp2Workload:
+    """``hyperexp2``: two-phase hyperexponential, balanced means, ``scv`` >= 1."""
+
+    mean: float
+    scv: float
+
+
+@dataclass(frozen=True)
+class BoundedParetoWorkload:
+    """``bounded_pareto``: ``B(k, p, alpha)`` of Harchol-Balter, Crovella & Murta."""
+
+    k: float
+    p: float
+    alpha: float
+
+
+def _lognormal_pareto(name: str, constants: dict[str, float], doc: str) -> type:
+    """A kind whose options are :func:`~sweep.workloads.named.lognormal_pareto`'s, defaults ``constants``."""
+    cls = make_dataclass(name, [(key, float, field(default=value)) for key, value in constants.items()],
+                         frozen=True)
+    cls.__doc__ = doc
+    return cls
+
+
+C90Workload = _lognormal_pareto("C90Workload", C90_PARAMETERS,
+                                "``c90``: the reconstructed PSC C90 sizes (named.py: c90).")
+J90Workload = _lognormal_pareto("J90Workload", J90_PARAMETERS,
+                                "``j90``: the fitted PSC J90 sizes (named.py: j90).")
+
+
+@dataclass(frozen=True)
+class TraceWorkload:
+    """``trace``: the run times of a trace's jobs on ``processors`` processors.
+
+    ``sampling`` and ``cutoff_fraction`` are read by the family (Schroeder &
+    Harchol-Balter 2000, §4: the CTC workload; SITA cutoffs from the first half).
+    """
+
+    path: str
+    processors: int = 8
+    sampling: str = "bootstrap"
+    cutoff_fraction: float = 0.5
+
+
+#: The distribution kinds: each kind's options are the fields of its dataclass; a field
+#: without a default is required (the Hydra schemas of ``sweep.engine.schema`` are made from these).
+KINDS: dict[str, type] = {
+    "exponential": ExponentialWorkload,
+    "hyperexp2": Hyperexp2Workload,
+    "bounded_pareto": BoundedParetoWorkload,
+    "c90": C90Workload,
+    "j90": J90Workload,
+    "trace": TraceWorkload,
+}
+
 _REQUIRED = object()
 #: Each kind's parameters and their defaults (``_REQUIRED``: no default).
 _PARAMETERS: dict[str, dict[str, Any]] = {
-    "exponential": {"mean": _REQUIRED},
-    "hyperexp2": {"mean": _REQUIRED, "scv": _REQUIRED},
-    "bounded_pareto": {"k": _REQUIRED, "p": _REQUIRED, "alpha": _REQUIRED},
-    "c90": dict(C90_PARAMETERS),
-    "j90": dict(J90_PARAMETERS),
-    "trace": {
-        "path": _REQUIRED,
-        "processors": 8,
-        "sampling": "bootstrap",
-        "cutoff_fraction": 0.5,
-    },
+    kind: {f.name: _REQUIRED if f.default is MISSING else f.default for f in fields(cls)}
+    for kind, cls in KINDS.items()
 }
 WORKLOAD_KINDS = tuple(_PARAMETERS)
 _NON_NUMERIC = {"path", "sampling"}

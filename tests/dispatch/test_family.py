@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
+from sweep.engine.config import load_option
 from sweep.families import FAMILIES, family_of, load_families
 from sweep.families.dispatch import FAMILY
 from sweep.families.dispatch._workload import workload_of
@@ -39,7 +39,7 @@ def test_variables_are_declared_once_with_units():
 
 @pytest.mark.parametrize("policy", list(REGISTERED))
 def test_yaml_selects_the_policy(policy):
-    config = yaml.safe_load((CONF / f"{policy}.yaml").read_text())
+    config = load_option("policy", policy)
     assert config["name"] == policy
     assert set(config) - {"name"} == {f.name for f in dataclasses.fields(REGISTERED[policy].params)}
     FAMILY.validate(dataclasses.replace(point(policy, "c90"), policy=config))

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
+from sweep.engine.config import load_option
 from sweep.families import Point, StopRule
 from sweep.families.malleable.simulate import simulate
 
@@ -30,7 +30,7 @@ CONF = Path(__file__).resolve().parents[2] / "conf"
 
 @functools.cache
 def _workload(name: str, scv: float | None = None) -> dict:
-    cfg = yaml.safe_load((CONF / "workload" / f"{name}.yaml").read_text())
+    cfg = load_option("workload", name)
     if scv is not None:
         cfg["demand_scv"] = scv
     return cfg

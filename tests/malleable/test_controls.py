@@ -5,8 +5,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
+from sweep.engine.config import load_option
 from sweep.families import Point, StopRule
 from sweep.families.malleable.controls import control_means, processor_sharing_response
 from sweep.families.malleable.simulate import simulate, validate
@@ -76,7 +76,7 @@ def test_control_means():
 
 @functools.cache
 def _fig6a_eqs(seed: int) -> dict:
-    workload = yaml.safe_load((CONF / "workload" / "cv96_fig6a.yaml").read_text())
+    workload = load_option("workload", "cv96_fig6a")
     stop = StopRule(jobs=200_000, warmup=0, max_in_system=2000, control_variate=BOTH)
     point = Point(policy={"name": "eqs"}, workload=workload, system={"processors": 128}, load=0.8, stop=stop)
     return simulate(point, np.random.default_rng(seed)).summary

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
+from sweep.engine.config import load_option
 from sweep.families.malleable.overheads import draw_eq13
 from sweep.families.malleable.workload import NASA_IPSC, PARALLELISM, _nasa_ipsc, make_jobs
 from sweep.workloads.distributions import Hyperexp2
@@ -16,7 +16,7 @@ NAMES = sorted(p.stem for p in CONF.glob("cv96_*.yaml"))
 
 
 def load(name):
-    return yaml.safe_load((CONF / f"{name}.yaml").read_text())
+    return load_option("workload", name)
 
 
 def test_one_workload_per_figure_panel():

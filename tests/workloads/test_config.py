@@ -4,8 +4,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from omegaconf import OmegaConf
 
+from sweep.engine.config import compose_group_option, load_option
 from sweep.workloads.config import WORKLOAD_KINDS, make_distribution, validate_workload
 from sweep.workloads.distributions import Empirical, Hyperexp2
 from sweep.workloads.named import REPOSITORY_ROOT, trace_sizes
@@ -22,8 +22,8 @@ EXPECTED_MEANS = {
 
 
 def load(path: Path) -> dict:
-    """The config as Hydra would compose it (OmegaConf's YAML rules), as a plain dict."""
-    return OmegaConf.to_container(OmegaConf.load(path))
+    """The option as Hydra composes it (its defaults list and schema applied), as a plain dict."""
+    return load_option("workload", path.stem)
 
 
 # kind "swf" (kth.yaml, swf.yaml) is the rigid family's trace replay, read by that family
@@ -62,10 +62,7 @@ def test_trace_keeps_trace_order():
 
 
 def test_command_line_style_override_on_the_yaml():
-    cfg = OmegaConf.merge(
-        OmegaConf.load(REPOSITORY_ROOT / "conf/workload/hyperexp2.yaml"),
-        OmegaConf.from_dotlist(["scv=16"]),
-    )
+    cfg = compose_group_option(["workload.scv=16"], "workload", "hyperexp2")
     distribution = make_distribution(cfg)
     assert isinstance(distribution, Hyperexp2)
     assert distribution.scv == pytest.approx(16.0)

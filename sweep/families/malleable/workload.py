@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -58,12 +58,52 @@ PARALLELISM = {
 }
 
 _GROWTH = {"none": 0, "n": 1, "n2": 2}
+
+
+@dataclass(frozen=True)
+class LinearOptions:
+    """``linear``: ``T(n) = W/n`` (no parameters)."""
+
+
+@dataclass(frozen=True)
+class Eq2Options:
+    """``eq2``: Sevcik's ``T(n) = φW/n + α + nβ`` (Chiang & Vernon 1996, eqs. 1–2)."""
+
+    phi: float = 1.0
+    alpha: float = 0.0
+    beta: float = 0.0
+
+
+@dataclass(frozen=True)
+class Eq5Options:
+    """``eq5``: the paper's revision (eqs. 4–5); ``beta_prime: max`` is ``(1 − φ')/N_j²`` (Figure 6)."""
+
+    phi_prime: float = 0.0
+    beta_prime: float | str = 0.0
+    alpha: float = 0.0
+    beta: float = 0.0
+
+
+@dataclass(frozen=True)
+class Eq8Options:
+    """``eq8``: ``S(n) = (δ+1)n/(δ+n)``; ``delta`` a number or a distribution (eq. 12, Figures 7, 9)."""
+
+    delta: float | Mapping[str, Any] = 1.0
+
+
+@dataclass(frozen=True)
+class Eq13Options:
+    """``eq13``: per-job φ' and β' drawn from the efficiency bounds ``c1``, ``c2`` (§4.3, eqs. 13–14)."""
+
+    c1: float = 0.75
+    c2: float = 0.5
+
+
+#: ``workload.speedup.model`` -> the dataclass of that model's options (their defaults).
+SPEEDUP_MODELS: dict[str, type] = {"linear": LinearOptions, "eq2": Eq2Options, "eq5": Eq5Options,
+                                   "eq8": Eq8Options, "eq13": Eq13Options}
 _SPEEDUP_OPTIONS: dict[str, dict[str, Any]] = {
-    "linear": {},
-    "eq2": {"phi": 1.0, "alpha": 0.0, "beta": 0.0},
-    "eq5": {"phi_prime": 0.0, "beta_prime": 0.0, "alpha": 0.0, "beta": 0.0},
-    "eq8": {"delta": 1.0},
-    "eq13": {"c1": 0.75, "c2": 0.5},
+    model: {f.name: f.default for f in fields(cls)} for model, cls in SPEEDUP_MODELS.items()
 }
 _OPTIONS = {"name", "kind", "parallelism", "demand_mean", "demand_scv", "demand_growth",
             "demand_normalise", "speedup"}
