@@ -60,8 +60,15 @@ def config_groups() -> list[str]:
 
 
 def group_options(group: str) -> list[str]:
-    """The option names of a config group: the stems of ``conf/<group>/*.yaml``."""
-    return sorted(p.stem for p in (conf_dir() / group).glob("*.yaml"))
+    """The option names of a config group: the stems of ``conf/<group>/*.yaml``.
+
+    The ``policy`` group also offers every registered policy by name (an installed
+    package's policy may have no YAML: it runs on its schema's defaults).
+    """
+    options = {p.stem for p in (conf_dir() / group).glob("*.yaml")}
+    if group == "policy":
+        options.update(all_policies())
+    return sorted(options)
 
 
 def _check_group_choice(group: str, name: Any) -> None:

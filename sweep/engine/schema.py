@@ -299,6 +299,11 @@ def register() -> tuple[Schema, ...]:
                *_system_schemas()]
     for schema in schemas:
         store.store(group=schema.group, name=schema.name, node=schema.node)
+    from sweep.engine.config import conf_dir
+
+    for schema in _policy_schemas():  # a policy without a YAML (an installed plugin's): its schema
+        if not (conf_dir() / "policy" / f"{schema.name}.yaml").exists():
+            store.store(group="policy", name=schema.name, node=schema.node)
     return tuple(schemas)
 
 
