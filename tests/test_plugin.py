@@ -20,7 +20,8 @@ PLUGIN = Path(__file__).resolve().parent / "plugin"
 
 def test_installed_package_adds_a_policy_that_sweeps_run(tmp_path):
     target = tmp_path / "site"
-    install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(PLUGIN)]
+    install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
+               str(PLUGIN)]
     subprocess.run(install, check=True, capture_output=True)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), os.environ.get("PYTHONPATH", "")])}
     output = tmp_path / "idle.nc"
