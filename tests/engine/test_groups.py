@@ -132,7 +132,7 @@ def test_experiment_is_not_a_grid_axis():
 
 
 def test_a_key_of_the_default_workload_can_be_set_without_choosing_it():
-    assert plain(compose(["policy=lwl", "workload.mean=2"]))["workload"]["mean"] == 2.0
+    assert plain(compose(["policy=lwl", "workload.alpha=1.6"]))["workload"]["alpha"] == 1.6  # c90: its family's
     settings = plain(compose(["experiment=tf99_table1", "system.processors=100"]))
     assert settings["system"] == {"processors": 100} and settings["workload"]["name"] == "kth"
 
