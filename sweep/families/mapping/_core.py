@@ -1,0 +1,184 @@
+"""The compiled core of the mapping family: one execution model and the list-scheduling helpers.
+
+**Instance** (:class:`Arrays`, a namedtuple of arrays): ``exec_time[t, p]``
+(a task's weight over p's speed, or the cost matrix), predecessor and
+successor lists in CSR form (``pstart, psrc, pdata`` by receiving task;
+``sstart, sdst, sdata`` by sending task), the routes (``route_bw[q, p]`` the
+bottleneck bandwidth, ``inf`` on the diagonal; ``rstart, rchan`` the directed
+channels of route ``q -> p`` at ``rstart[q * N + p]``) and ``contention``.
+
+**Execution model** (the same for every mapper, CSSE00 §2.1's T_m; the rule
+of contention is a reconstruction): tasks are taken in a given global order
+(a topological order: the mapper's planned start times, ties by topological
+position). A task runs on its processor after the one before it there in
+that order (no preemption), once all its inputs have arrived. Its incoming
+messages are sent in the order of their senders' finish times (then sender
+index); a message of data d from q to p != q leaves at its sender's finish,
+occupies every channel of the route q -> p at once (cut-through) for
+``d / route_bw[q, p]``, and, with contention, starts only when all those
+channels are free: channels are reserved first come, first served in that
+order (append only, never inserted before an earlier reservation). Links are
+full duplex (one channel per direction). Without contention a message just
+takes ``d / route_bw``. Data 0, or sender and receiver on one processor:
+the input is there at the sender's finish.
+
+:func:`_place` is that rule for one task on one processor; :func:`_execute`
+applies it to a whole mapping; MH (``mh.py``) calls the same :func:`_place`
+when it chooses processors, so MH's plan is exactly what the executor runs.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba
+import numpy as np
+
+Arrays = namedtuple("Arrays", ["exec_time", "pstart", "psrc", "pdata", "sstart", "sdst", "sdata",
+                               "route_bw", "rstart", "rchan", "contention", "topo", "channels"])
+
+
+@numba.njit(cache=True, inline="always")
+def _sort_inputs(t, a, finish, buf):
+    """Indices into ``psrc`` of ``t``'s inputs in ``buf[:k]``, by sender finish then sender index."""
+    k = 0
+    for e in range(a.pstart[t], a.pstart[t + 1]):
+        j = k
+        u = a.psrc[e]
+        while j > 0:
+            v = a.psrc[buf[j - 1]]
+            if finish[v] > finish[u] or (finish[v] == finish[u] and v > u):
+                buf[j] = buf[j - 1]
+                j -= 1
+            else:
+                break
+        buf[j] = e
+        k += 1
+    return k
+
+
+@numba.njit(cache=True, inline="always")
+def _place(t, p, a, proc, finish, chan_free, buf, commit, log_c, log_v):
+    """Time at which all inputs of ``t`` are on ``p`` (module docstring), and operations done.
+
+    With ``commit`` the channel reservations are kept; otherwise they are
+    undone before returning (``log_c``/``log_v`` hold the old values).
+    """
+    k = _sort_inputs(t, a, finish, buf)
+    ready = 0.0
+    ops = k
+    logged = 0
+    n = a.route_bw.shape[0]
+    for i in range(k):
+        e = buf[i]
+        u = a.psrc[e]
+        q = proc[u]
+        data = a.pdata[e]
+        arrive = finish[u]
+        if q != p and data > 0.0:
+            duration = data / a.route_bw[q, p]
+            r0 = a.rstart[q * n + p]
+            r1 = a.rstart[q * n + p + 1]
+            leave = finish[u]
+            if a.contention:
+                for r in range(r0, r1):
+                    leave = max(leave, chan_free[a.rchan[r]])
+                for r in range(r0, r1):
+                    c = a.rchan[r]
+                    if not commit:
+                        log_c[logged] = c
+                        log_v[logged] = chan_free[c]
+                        logged += 1
+                    chan_free[c] = leave + duration
+                ops += 2 * (r1 - r0)
+            arrive = leave + duration
+        ready = max(ready, arrive)
+    for i in range(logged - 1, -1, -1):
+        chan_free[log_c[i]] = log_v[i]
+    return ready, ops
+
+
+@numba.njit(cache=True)
+def _execute(order, proc, a, start, finish, proc_free, chan_free, buf, log_c, log_v):
+    """Run the mapping ``proc`` in the global ``order``; fill ``start``/``finish``; return ops."""
+    ops = 0
+    for i in range(order.shape[0]):
+        t = order[i]
+        p = proc[t]
+        ready, o = _place(t, p, a, proc, finish, chan_free, buf, True, log_c, log_v)
+        ops += o
+        s = max(ready, proc_free[p])
+        start[t] = s
+        finish[t] = s + a.exec_time[t, p]
+        proc_free[p] = finish[t]
+    return ops
+
+
+@numba.njit(cache=True)
+def _upward_rank(a, wbar, cbar):
+    """Topcuoglu et al. 2002 eq. (3): rank_u(t) = w̄_t + max over successors (c̄ data + rank_u)."""
+    m = wbar.shape[0]
+    rank = np.zeros(m)
+    for i in range(m - 1, -1, -1):
+        t = a.topo[i]
+        best = 0.0
+        for e in range(a.sstart[t], a.sstart[t + 1]):
+            best = max(best, cbar * a.sdata[e] + rank[a.sdst[e]])
+        rank[t] = wbar[t] + best
+    return rank
+
+
+@numba.njit(cache=True)
+def _downward_rank(a, wbar, cbar):
+    """Topcuoglu et al. 2002 eq. (4): rank_d(t) = max over predecessors (rank_d + w̄ + c̄ data)."""
+    m = wbar.shape[0]
+    rank = np.zeros(m)
+    for i in range(m):
+        t = a.topo[i]
+        best = 0.0
+        for e in range(a.pstart[t], a.pstart[t + 1]):
+            u = a.psrc[e]
+            best = max(best, rank[u] + wbar[u] + cbar * a.pdata[e])
+        rank[t] = best
+    return rank
+
+
+@numba.njit(cache=True, inline="always")
+def _data_ready(t, p, a, proc, finish):
+    """Contention-free arrival of all inputs of ``t`` on ``p`` (the list schedulers' estimate)."""
+    ready = 0.0
+    for e in range(a.pstart[t], a.pstart[t + 1]):
+        u = a.psrc[e]
+        q = proc[u]
+        arrive = finish[u]
+        if q != p:
+            arrive += a.pdata[e] / a.route_bw[q, p]
+        ready = max(ready, arrive)
+    return ready
+
+
+@numba.njit(cache=True, inline="always")
+def _gap(p, ready, w, slot_s, slot_f, count):
+    """Insertion policy (Topcuoglu et al. 2002 §4.1): earliest idle gap of length w from ``ready``.
+
+    Returns (start, index at which the slot goes, slots examined).
+    """
+    prev = 0.0
+    for i in range(count[p]):
+        s = max(ready, prev)
+        if s + w <= slot_s[p, i]:
+            return s, i, i + 1
+        prev = slot_f[p, i]
+    return max(ready, prev), count[p], count[p] + 1
+
+
+@numba.njit(cache=True, inline="always")
+def _insert(p, i, s, f, slot_s, slot_f, slot_t, count, t):
+    for j in range(count[p], i, -1):
+        slot_s[p, j] = slot_s[p, j - 1]
+        slot_f[p, j] = slot_f[p, j - 1]
+        slot_t[p, j] = slot_t[p, j - 1]
+    slot_s[p, i] = s
+    slot_f[p, i] = f
+    slot_t[p, i] = t
+    count[p] += 1

@@ -1,0 +1,101 @@
+"""MH, the Mapping Heuristic of El-Rewini & Lewis (1990), as the secondary literature describes it.
+
+The original paper is not available here; this is a reconstruction (named
+so in ``docs/ipg00-mapping.md``). Priority: the upward rank (longest path to
+an exit task, mean computation plus mean communication; the "level" of
+El-Rewini & Lewis). An event-driven ready list: each time a task's last
+predecessor is placed it joins the list; the ready task of highest priority
+(ties by lowest index) goes to the processor on which it can **start**
+earliest (``select: start``; ``finish`` is the alternative for heterogeneous
+speeds), ties by earliest finish, then lowest index. The start time counts
+routed messages and link contention exactly as the family's executor does
+(``_core._place``: fixed routes by hop count, per-channel busy-until times,
+first come first served), so MH's plan is what the executor runs: its
+planned makespan equals T_m (a test). The routing tables are static (hop
+count, widest bottleneck); MH's re-routing around busy links, the source of
+its O(M² N³) cost in CSSE00 §1.1, is not reproduced (documented).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numba
+import numpy as np
+
+from sweep.families import param
+from sweep.families.mapping._core import _place
+from sweep.families.mapping._instance import Instance
+from sweep.families.mapping._lists import upward_rank
+from sweep.families.mapping._policy import Plan, mapping_policy
+
+
+@dataclass(frozen=True)
+class MHParams:
+    """``select``: the processor where the task starts earliest (MH) or finishes earliest."""
+
+    select: str = param("start", choices=("start", "finish"),
+                        doc="choose the processor of earliest start (El-Rewini & Lewis) or finish")
+
+
+@numba.njit(cache=True)
+def _mh(a, prio, by_finish, proc, start, finish, seq, proc_free, chan_free, buf, log_c, log_v):
+    m, nproc = a.exec_time.shape
+    waiting = np.zeros(m, dtype=np.int64)
+    ready = np.zeros(m, dtype=np.int64)
+    nready = 0
+    for t in range(m):
+        waiting[t] = a.pstart[t + 1] - a.pstart[t]
+        if waiting[t] == 0:
+            ready[nready] = t
+            nready += 1
+    ops = 0
+    for step in range(m):
+        k = 0
+        for j in range(1, nready):
+            u, v = ready[j], ready[k]
+            if prio[u] > prio[v] or (prio[u] == prio[v] and u < v):
+                k = j
+        ops += nready
+        t = ready[k]
+        nready -= 1
+        ready[k] = ready[nready]
+        best_p, best_s, best_f = -1, np.inf, np.inf
+        for p in range(nproc):
+            r, o = _place(t, p, a, proc, finish, chan_free, buf, False, log_c, log_v)
+            ops += o
+            s = max(r, proc_free[p])
+            f = s + a.exec_time[t, p]
+            first, second = (f, s) if by_finish else (s, f)
+            best_first, best_second = (best_f, best_s) if by_finish else (best_s, best_f)
+            if first < best_first or (first == best_first and second < best_second):
+                best_p, best_s, best_f = p, s, f
+        r, o = _place(t, best_p, a, proc, finish, chan_free, buf, True, log_c, log_v)
+        ops += o
+        proc[t], start[t], finish[t] = best_p, best_s, best_f
+        proc_free[best_p] = best_f
+        seq[t] = step
+        for e in range(a.sstart[t], a.sstart[t + 1]):
+            v = a.sdst[e]
+            waiting[v] -= 1
+            if waiting[v] == 0:
+                ready[nready] = v
+                nready += 1
+    return ops
+
+
+def _map(inst: Instance, params: MHParams, rng: np.random.Generator | None, clusters: Any) -> Plan:
+    m, a = inst.tasks, inst.arrays
+    indeg = int(np.diff(a.pstart).max()) if m else 0
+    hops = int(inst.routes.hops.max())
+    proc = np.full(m, -1, dtype=np.int64)
+    start, finish, seq = np.zeros(m), np.zeros(m), np.zeros(m)
+    buf = np.zeros(max(indeg, 1), dtype=np.int64)
+    log_c = np.zeros(max(indeg * hops, 1), dtype=np.int64)
+    ops = _mh(a, upward_rank(inst), params.select == "finish", proc, start, finish, seq,
+              np.zeros(inst.processors), np.zeros(max(a.channels, 1)), buf, log_c, np.zeros(len(log_c)))
+    return Plan(proc=proc, key=seq, ops=int(ops) + m * (inst.processors + 2), planned=float(finish.max()))
+
+
+POLICY = mapping_policy("mh", params=MHParams, examples=({}, {"select": "finish"}), map=_map)
