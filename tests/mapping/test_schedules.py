@@ -125,7 +125,8 @@ def test_heft_on_the_example_without_a_cost_matrix_uses_weight_over_speed():
     plain = TaskGraph(graph.weight, graph.src, graph.dst, graph.data)
     system = line([1, 2, 4], [1, 1])
     inst = make(plain, system, contention=False)
-    assert inst.arrays.exec_time[0].tolist() == pytest.approx((graph.weight[0] / np.array([1, 2, 4])).tolist())
+    expected = graph.weight[0] / np.array([1, 2, 4])
+    assert inst.arrays.exec_time[0].tolist() == pytest.approx(expected.tolist())
 
 
 def _invariants(inst, plan, start, finish):
