@@ -71,7 +71,7 @@ def execute(graph, system, proc, order, contention=True):
     preds = _preds(graph)
     start, finish = {}, {}
     proc_free = {p: 0.0 for p in range(system.processors)}
-    channel_free = {}
+    booked = {}  # channel -> reserved (start, end) intervals
     for t in order:
         p = proc[t]
         inputs = sorted(preds[t], key=lambda ud: (finish[ud[0]], ud[0]))
@@ -83,10 +83,14 @@ def execute(graph, system, proc, order, contention=True):
                 channels, width = route(system, q, p)
                 duration = data / width
                 leave = finish[u]
-                if contention:
-                    leave = max([leave] + [channel_free.get(c, 0.0) for c in channels])
+                if contention:  # the earliest candidate (its finish, or a reservation's end) that fits
+                    held = [iv for c in channels for iv in booked.get(c, [])]
+                    for when in sorted({leave} | {b for _, b in held if b > leave}):
+                        if all(b <= when or a >= when + duration for a, b in held):
+                            leave = when
+                            break
                     for c in channels:
-                        channel_free[c] = leave + duration
+                        booked.setdefault(c, []).append((leave, leave + duration))
                 arrive = leave + duration
             ready = max(ready, arrive)
         start[t] = max(ready, proc_free[p])

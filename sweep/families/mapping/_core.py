@@ -58,16 +58,74 @@ def _sort_inputs(t, a, finish, buf):
 
 
 @numba.njit(cache=True, inline="always")
-def _place(t, p, a, proc, finish, chan_free, buf, commit, log_c, log_v):
-    """Time at which all inputs of ``t`` are on ``p`` (module docstring), and operations done.
+def _first_after(c, t, chan_f, chan_n):
+    """Index of channel c's first reservation ending after t (reservations are disjoint and sorted)."""
+    lo = 0
+    hi = chan_n[c]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if chan_f[c, mid] <= t:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@numba.njit(cache=True, inline="always")
+def _fit(r0, r1, rchan, t, duration, chan_s, chan_f, chan_n):
+    """Earliest time >= t at which every channel of the route is free for ``duration``; and ops."""
+    ops = 0
+    moved = True
+    while moved:
+        moved = False
+        for r in range(r0, r1):
+            c = rchan[r]
+            i = _first_after(c, t, chan_f, chan_n)
+            ops += 1
+            if i < chan_n[c] and chan_s[c, i] < t + duration:
+                t = chan_f[c, i]
+                moved = True
+    return t, ops
+
+
+@numba.njit(cache=True, inline="always")
+def _reserve(c, s, f, chan_s, chan_f, chan_n):
+    """Insert [s, f) into channel c's sorted reservations; its index, or -1 when the table is full."""
+    n = chan_n[c]
+    if n == chan_s.shape[1]:
+        return -1
+    i = _first_after(c, s, chan_f, chan_n)
+    for j in range(n, i, -1):
+        chan_s[c, j] = chan_s[c, j - 1]
+        chan_f[c, j] = chan_f[c, j - 1]
+    chan_s[c, i] = s
+    chan_f[c, i] = f
+    chan_n[c] = n + 1
+    return i
+
+
+@numba.njit(cache=True, inline="always")
+def _unreserve(c, i, chan_s, chan_f, chan_n):
+    n = chan_n[c] - 1
+    for j in range(i, n):
+        chan_s[c, j] = chan_s[c, j + 1]
+        chan_f[c, j] = chan_f[c, j + 1]
+    chan_n[c] = n
+
+
+@numba.njit(cache=True, inline="always")
+def _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, commit, log_c, log_i):
+    """Time at which all inputs of ``t`` are on ``p`` (module docstring), operations, and whether
+    a channel's reservation table overflowed (the caller grows it and starts again).
 
     With ``commit`` the channel reservations are kept; otherwise they are
-    undone before returning (``log_c``/``log_v`` hold the old values).
+    undone before returning (``log_c``/``log_i`` record them).
     """
     k = _sort_inputs(t, a, finish, buf)
     ready = 0.0
     ops = k
     logged = 0
+    full = False
     n = a.route_bw.shape[0]
     for i in range(k):
         e = buf[i]
@@ -81,31 +139,41 @@ def _place(t, p, a, proc, finish, chan_free, buf, commit, log_c, log_v):
             r1 = a.rstart[q * n + p + 1]
             leave = finish[u]
             if a.contention:
-                for r in range(r0, r1):
-                    leave = max(leave, chan_free[a.rchan[r]])
+                leave, o = _fit(r0, r1, a.rchan, leave, duration, chan_s, chan_f, chan_n)
+                ops += o
                 for r in range(r0, r1):
                     c = a.rchan[r]
+                    at = _reserve(c, leave, leave + duration, chan_s, chan_f, chan_n)
+                    if at < 0:
+                        full = True
+                        break
                     if not commit:
                         log_c[logged] = c
-                        log_v[logged] = chan_free[c]
+                        log_i[logged] = at
                         logged += 1
-                    chan_free[c] = leave + duration
-                ops += 2 * (r1 - r0)
+                ops += r1 - r0
             arrive = leave + duration
         ready = max(ready, arrive)
+        if full:
+            break
     for i in range(logged - 1, -1, -1):
-        chan_free[log_c[i]] = log_v[i]
-    return ready, ops
+        _unreserve(log_c[i], log_i[i], chan_s, chan_f, chan_n)
+    return ready, ops, full
 
 
 @numba.njit(cache=True)
-def _execute(order, proc, a, start, finish, proc_free, chan_free, buf, log_c, log_v):
-    """Run the mapping ``proc`` in the global ``order``; fill ``start``/``finish``; return ops."""
+def _execute(order, proc, a, start, finish, proc_free, chan_s, chan_f, chan_n, buf, log_c, log_i):
+    """Run the mapping ``proc`` in the global ``order``; fill ``start``/``finish``.
+
+    Returns the operations done, or -1 when a channel's reservation table overflowed.
+    """
     ops = 0
     for i in range(order.shape[0]):
         t = order[i]
         p = proc[t]
-        ready, o = _place(t, p, a, proc, finish, chan_free, buf, True, log_c, log_v)
+        ready, o, full = _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, True, log_c, log_i)
+        if full:
+            return -1
         ops += o
         s = max(ready, proc_free[p])
         start[t] = s

@@ -244,6 +244,19 @@ def instance(graph: TaskGraph, system: SystemGraph, rts: Routes, contention: boo
     return Instance(graph, system, rts, arrays, exec_time.mean(axis=1), cbar)
 
 
+def channel_tables(inst: Instance):
+    """Empty reservation tables of every channel (start, finish, count), growing: a kernel that fills
+    one returns a failure and is run again on tables twice as wide (at most one slot per edge)."""
+    channels = max(inst.arrays.channels, 1)
+    most = max(inst.graph.edges, 1)
+    width = min(most, 16 + 4 * inst.graph.edges * int(inst.routes.hops.max()) // channels)
+    while True:
+        yield np.zeros((channels, width)), np.zeros((channels, width)), np.zeros(channels, dtype=np.int64)
+        if width >= most:
+            return
+        width = min(most, 2 * width)
+
+
 def build(workload: Mapping[str, Any], system: Mapping[str, Any], rng_graph: np.random.Generator,
           rng_system: np.random.Generator) -> Instance:
     """The instance of one replication."""

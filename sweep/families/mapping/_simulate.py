@@ -25,7 +25,7 @@ import numpy as np
 
 from sweep.families import Point, Policy, Result, Variable, load_families
 from sweep.families.mapping._core import _execute
-from sweep.families.mapping._instance import Instance, build, task_graph
+from sweep.families.mapping._instance import Instance, build, channel_tables, task_graph
 from sweep.families.mapping._policy import Plan
 from sweep.workloads.task_graphs import TaskGraphError, critical_path
 
@@ -96,10 +96,13 @@ def execute(inst: Instance, plan: Plan) -> tuple[np.ndarray, np.ndarray, int]:
     start, finish = np.zeros(m), np.zeros(m)
     indeg = int(np.diff(inst.arrays.pstart).max()) if m else 0
     buf = np.zeros(max(indeg, 1), dtype=np.int64)
-    log_c, log_v = np.zeros(1, dtype=np.int64), np.zeros(1)
-    ops = _execute(order, proc, inst.arrays, start, finish, np.zeros(inst.processors),
-                   np.zeros(max(inst.arrays.channels, 1)), buf, log_c, log_v)
-    return start, finish, int(ops)
+    log_c, log_i = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    for tables in channel_tables(inst):
+        ops = _execute(order, proc, inst.arrays, start, finish, np.zeros(inst.processors), *tables,
+                       buf, log_c, log_i)
+        if ops >= 0:
+            return start, finish, int(ops)
+    raise AssertionError("a channel holds more reservations than there are edges")
 
 
 def metrics(inst: Instance, plan: Plan, finish: np.ndarray) -> dict[str, Any]:

@@ -9,8 +9,8 @@ predecessor is placed it joins the list; the ready task of highest priority
 earliest (``select: start``; ``finish`` is the alternative for heterogeneous
 speeds), ties by earliest finish, then lowest index. The start time counts
 routed messages and link contention exactly as the family's executor does
-(``_core._place``: fixed routes by hop count, per-channel busy-until times,
-first come first served), so MH's plan is what the executor runs: its
+(``_core._place``: fixed routes by hop count, each message in the earliest
+interval in which all its channels are free), so MH's plan is what the executor runs: its
 planned makespan equals T_m (a test). The routing tables are static (hop
 count, widest bottleneck); MH's re-routing around busy links, the source of
 its O(M² N³) cost in CSSE00 §1.1, is not reproduced (documented).
@@ -26,7 +26,7 @@ import numpy as np
 
 from sweep.families import param
 from sweep.families.mapping._core import _place
-from sweep.families.mapping._instance import Instance
+from sweep.families.mapping._instance import Instance, channel_tables
 from sweep.families.mapping._lists import upward_rank
 from sweep.families.mapping._policy import Plan, mapping_policy
 
@@ -40,7 +40,7 @@ class MHParams:
 
 
 @numba.njit(cache=True)
-def _mh(a, prio, by_finish, proc, start, finish, seq, proc_free, chan_free, buf, log_c, log_v):
+def _mh(a, prio, by_finish, proc, start, finish, seq, proc_free, chan_s, chan_f, chan_n, buf, log_c, log_i):
     m, nproc = a.exec_time.shape
     waiting = np.zeros(m, dtype=np.int64)
     ready = np.zeros(m, dtype=np.int64)
@@ -63,7 +63,9 @@ def _mh(a, prio, by_finish, proc, start, finish, seq, proc_free, chan_free, buf,
         ready[k] = ready[nready]
         best_p, best_s, best_f = -1, np.inf, np.inf
         for p in range(nproc):
-            r, o = _place(t, p, a, proc, finish, chan_free, buf, False, log_c, log_v)
+            r, o, full = _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, False, log_c, log_i)
+            if full:
+                return -1
             ops += o
             s = max(r, proc_free[p])
             f = s + a.exec_time[t, p]
@@ -71,7 +73,9 @@ def _mh(a, prio, by_finish, proc, start, finish, seq, proc_free, chan_free, buf,
             best_first, best_second = (best_f, best_s) if by_finish else (best_s, best_f)
             if first < best_first or (first == best_first and second < best_second):
                 best_p, best_s, best_f = p, s, f
-        r, o = _place(t, best_p, a, proc, finish, chan_free, buf, True, log_c, log_v)
+        r, o, full = _place(t, best_p, a, proc, finish, chan_s, chan_f, chan_n, buf, True, log_c, log_i)
+        if full:
+            return -1
         ops += o
         proc[t], start[t], finish[t] = best_p, best_s, best_f
         proc_free[best_p] = best_f
@@ -89,13 +93,18 @@ def _map(inst: Instance, params: MHParams, rng: np.random.Generator | None, clus
     m, a = inst.tasks, inst.arrays
     indeg = int(np.diff(a.pstart).max()) if m else 0
     hops = int(inst.routes.hops.max())
-    proc = np.full(m, -1, dtype=np.int64)
-    start, finish, seq = np.zeros(m), np.zeros(m), np.zeros(m)
     buf = np.zeros(max(indeg, 1), dtype=np.int64)
     log_c = np.zeros(max(indeg * hops, 1), dtype=np.int64)
-    ops = _mh(a, upward_rank(inst), params.select == "finish", proc, start, finish, seq,
-              np.zeros(inst.processors), np.zeros(max(a.channels, 1)), buf, log_c, np.zeros(len(log_c)))
-    return Plan(proc=proc, key=seq, ops=int(ops) + m * (inst.processors + 2), planned=float(finish.max()))
+    prio = upward_rank(inst)
+    for tables in channel_tables(inst):
+        proc = np.full(m, -1, dtype=np.int64)
+        start, finish, seq = np.zeros(m), np.zeros(m), np.zeros(m)
+        ops = _mh(a, prio, params.select == "finish", proc, start, finish, seq, np.zeros(inst.processors),
+                  *tables, buf, log_c, np.zeros(len(log_c), dtype=np.int64))
+        if ops >= 0:
+            return Plan(proc=proc, key=seq, ops=int(ops) + m * (inst.processors + 2),
+                        planned=float(finish.max()))
+    raise AssertionError("a channel holds more reservations than there are edges")
 
 
 POLICY = mapping_policy("mh", params=MHParams, examples=({}, {"select": "finish"}), map=_map)
