@@ -326,8 +326,8 @@ class SystemGraph:
             raise TaskGraphError(f"{self.name}: a system graph needs at least one processor")
         bad = np.flatnonzero(~(self.speed > 0) | ~np.isfinite(self.speed))
         if len(bad):
-            raise TaskGraphError(f"{self.name}: processor {int(bad[0])} has speed {float(self.speed[bad[0]])}, "
-                                 f"must be > 0")
+            value = float(self.speed[bad[0]])
+            raise TaskGraphError(f"{self.name}: processor {int(bad[0])} has speed {value}, must be > 0")
         if len(self.a) != len(self.bandwidth) or len(self.b) != len(self.bandwidth):
             raise TaskGraphError(f"{self.name}: link endpoints and bandwidths must have one length")
         if len(self.a) and (self.a.min() < 0 or self.b.max() >= n or np.any(self.a == self.b)):
