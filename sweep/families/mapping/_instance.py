@@ -245,16 +245,13 @@ def instance(graph: TaskGraph, system: SystemGraph, rts: Routes, contention: boo
 
 
 def channel_tables(inst: Instance):
-    """Empty reservation tables of every channel (start, finish, count), growing: a kernel that fills
-    one returns a failure and is run again on tables twice as wide (at most one slot per edge)."""
+    """Empty reservation tables of every channel (start, finish, count), as wide as the graph has
+    edges (a channel holds at most one reservation per edge), so they never fill. ``np.zeros``
+    commits only the pages touched: the unused width costs address space, not memory. Kernels
+    still report a full table; the tables are then offered no wider (the iteration ends)."""
     channels = max(inst.arrays.channels, 1)
-    most = max(inst.graph.edges, 1)
-    width = min(most, 16 + 4 * inst.graph.edges * int(inst.routes.hops.max()) // channels)
-    while True:
-        yield np.zeros((channels, width)), np.zeros((channels, width)), np.zeros(channels, dtype=np.int64)
-        if width >= most:
-            return
-        width = min(most, 2 * width)
+    width = max(inst.graph.edges, 1)
+    yield np.zeros((channels, width)), np.zeros((channels, width)), np.zeros(channels, dtype=np.int64)
 
 
 def build(workload: Mapping[str, Any], system: Mapping[str, Any], rng_graph: np.random.Generator,

@@ -12,7 +12,9 @@ routed messages and link contention exactly as the family's executor does
 (``_core._place``: fixed routes by hop count, each message in the earliest
 interval in which all its channels are free), so MH's plan is what the executor runs: its
 planned makespan equals T_m (a test). The routing tables are static (hop
-count, widest bottleneck); MH's re-routing around busy links, the source of
+count, widest bottleneck); a processor whose contention-free start (or
+finish) is already later than the best found is not examined further (the
+choice is unchanged: contention only delays). MH's re-routing around busy links, the source of
 its O(M² N³) cost in CSSE00 §1.1, is not reproduced (documented).
 """
 
@@ -25,7 +27,7 @@ import numba
 import numpy as np
 
 from sweep.families import param
-from sweep.families.mapping._core import _place
+from sweep.families.mapping._core import _data_ready, _place
 from sweep.families.mapping._instance import Instance, channel_tables
 from sweep.families.mapping._lists import upward_rank
 from sweep.families.mapping._policy import Plan, mapping_policy
@@ -63,6 +65,12 @@ def _mh(a, prio, by_finish, proc, start, finish, seq, proc_free, chan_s, chan_f,
         ready[k] = ready[nready]
         best_p, best_s, best_f = -1, np.inf, np.inf
         for p in range(nproc):
+            # contention can only delay: skip p when even contention-free inputs start it too late
+            low = max(_data_ready(t, p, a, proc, finish), proc_free[p])
+            ops += a.pstart[t + 1] - a.pstart[t]
+            bound, best_bound = (low + a.exec_time[t, p], best_f) if by_finish else (low, best_s)
+            if bound > best_bound:
+                continue
             r, o, full = _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, False, log_c, log_i)
             if full:
                 return -1
