@@ -86,13 +86,13 @@ def test_cluster_m_mostly_has_the_better_speedup(table):
 
 
 def test_mapping_operations_grow_far_slower_for_cluster_m(table):
-    """Measured: b = 0.47 (Cluster-M) against 1.81 (MH); Table 1's T_c gives 0.02 and 2.0."""
+    """Measured: b = 0.47 (Cluster-M) against 2.08 (MH); Table 1's T_c gives 0.02 and 2.0."""
     cm, mh = _exponent(_mean(table, "cluster_m", "ops")), _exponent(_mean(table, "mh", "ops"))
     assert cm < 1.0 and cm < mh / 2, (cm, mh)
 
 
 def test_mapping_wall_time_grows_far_slower_for_cluster_m(table):
-    """Measured: b = 0.18 (Cluster-M, Python-level overheads dominate) against 2.09 (MH)."""
+    """Measured: b = 0.06-0.2 (Cluster-M; noisy, Python-level overheads dominate) against 2.3 (MH)."""
     cm, mh = _exponent(_mean(table, "cluster_m", "seconds")), _exponent(_mean(table, "mh", "seconds"))
     assert cm < 1.0 and cm < mh / 2, (cm, mh)
 
