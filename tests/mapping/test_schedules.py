@@ -13,6 +13,12 @@ edges 0->2 data 4 and 1->2 data 2; bandwidth 2. 0 runs [0, 1], 1 [1, 2];
 0's message holds the link [1, 3]; 1's must wait for it: [3, 4]; 2 runs
 [4, 5]. Without contention it would arrive at 3 and 2 would run [3, 4].
 
+Hand-worked gap (``GAP``): 0 (w 1) and 1 (w 3) on P0, 2 (w 1) and 3 (w 1)
+on P1, edges 1->2 and 0->3 with data 2, bandwidth 1, taken in the order
+0, 1, 2, 3. 0 runs [0, 1], 1 [1, 4]; 1->2 holds the link [4, 6], 2 runs
+[6, 7]; 0->3, reserved after it, still fits the idle link at [1, 3] (an
+append-only rule would have sent it at [6, 8]); 3 runs after 2: [7, 8].
+
 Hand-worked mapping (``FORK``): 0 (w 2) and 1 (w 2) both feed 2 (w 1), data
 4 and 2, two unit-speed processors, bandwidth 2, contention. HEFT (ranks 5,
 4, 1 with c̄ = 1/2), CPOP (path 0-2 on P0), ETF and MH all put 0 on P0 (ties
@@ -36,6 +42,7 @@ from tests.naive import mapping as naive
 EXEC = TaskGraph(np.array([2.0, 3, 1, 2]), np.array([0, 0, 1, 2]), np.array([1, 2, 3, 3]),
                  np.array([4.0, 2, 1, 6]))
 JOIN = TaskGraph(np.ones(3), np.array([0, 1]), np.array([2, 2]), np.array([4.0, 2.0]))
+GAP = TaskGraph(np.array([1.0, 3, 1, 1]), np.array([1, 0]), np.array([2, 3]), np.array([2.0, 2.0]))
 FORK = TaskGraph(np.array([2.0, 2, 1]), np.array([0, 1]), np.array([2, 2]), np.array([4.0, 2.0]))
 TWO = line([1, 1], [2])
 
@@ -61,6 +68,12 @@ def test_hand_worked_execution():
 def test_hand_worked_link_contention(contention, expected):
     start, _, _ = execute(make(JOIN, TWO, contention), _plan([0, 0, 1]))
     assert start.tolist() == expected
+
+
+@pytest.mark.kernel
+def test_hand_worked_gap_in_a_link():
+    start, finish, _ = execute(make(GAP, line([1, 1], [1])), _plan([0, 0, 1, 1]))
+    assert start.tolist() == [0, 1, 6, 7] and finish.tolist() == [1, 4, 7, 8]
 
 
 @pytest.mark.kernel
