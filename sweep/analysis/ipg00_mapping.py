@@ -86,7 +86,8 @@ def table1(ds: xr.Dataset) -> dict[str, Figure]:
     _panel(axes[0], ds, "speedup", "speedup S_m = T_s / T_m", log=False)
     _panel(axes[1], ds, "mapping_seconds", "mapping time T_c (s)", log=True)
     _panel(axes[2], ds, "mapping_operations", "mapping operations", log=True)
-    axes[0].legend(fontsize=7)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=7, fontsize=8, bbox_to_anchor=(0.5, -0.06))
     fig.suptitle("CSSE00 Table 1: random DAGs on a random 100-processor system (speeds, bandwidths 1-5)")
     return {"ipg00_table1": fig}
 
