@@ -24,6 +24,9 @@ Readers (one-line ``TaskGraphError`` naming file and line for bad input):
   with tasks numbered from 0, or the worked-example layout
   ``{"computation_cost": {"1": [c_p...]...}, "communication_cost": [[u, v, c]...]}``
   with tasks numbered from 1 (a cost matrix).
+- :func:`read_edge_list`: plain text, one ``task <id> <weight>`` or
+  ``edge <from> <to> <data>`` per line, tasks numbered from 0, every task
+  declared, ``#`` comments.
 - :func:`read_system`: ``{"speed": [s...], "links": [[a, b, bandwidth]...]}``.
 
 Generators: :func:`random_dag` (layered, ``daggen``-style size / fat /
@@ -44,8 +47,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["TOPOLOGIES", "Routes", "SystemGraph", "TaskGraph", "TaskGraphError", "critical_path",
-           "random_dag", "random_system", "read_json_graph", "read_stg", "read_system", "routes",
-           "stg_statistics", "topology"]
+           "random_dag", "random_system", "read_edge_list", "read_json_graph", "read_stg", "read_system",
+           "routes", "stg_statistics", "topology"]
 
 TOPOLOGIES = ("mesh", "torus", "hypercube", "full", "star")
 
@@ -254,6 +257,53 @@ def read_json_graph(path: str | Path) -> TaskGraph:
     try:
         return TaskGraph(weights, edges[:, 0].astype(np.int64), edges[:, 1].astype(np.int64),
                          edges[:, 2], name=path.name)
+    except TaskGraphError as error:
+        raise _fail(path, None, str(error).split(": ", 1)[-1]) from None
+
+
+def read_edge_list(path: str | Path) -> TaskGraph:
+    """A plain-text task graph (module docstring); errors name the file and the line."""
+    path = Path(path)
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as error:
+        raise _fail(path, None, f"cannot read: {error.strerror or error}") from None
+    weights: dict[int, float] = {}
+    edges: list[tuple[int, int, float, int]] = []
+    for number, raw in enumerate(lines, 1):
+        fields = raw.split("#", 1)[0].split()
+        if not fields:
+            continue
+        kind, values = fields[0], fields[1:]
+        try:
+            if kind == "task" and len(values) == 2:
+                t, w = int(values[0]), float(values[1])
+                if t < 0 or t in weights:
+                    raise _fail(path, number, f"task {t} is negative or declared twice")
+                if not w >= 0 or not np.isfinite(w):
+                    raise _fail(path, number, f"task {t} has a negative weight {values[1]}")
+                weights[t] = w
+            elif kind == "edge" and len(values) == 3:
+                u, v, d = int(values[0]), int(values[1]), float(values[2])
+                if not d >= 0 or not np.isfinite(d):
+                    raise _fail(path, number, f"edge {u} -> {v} has a negative data weight {values[2]}")
+                edges.append((u, v, d, number))
+            else:
+                raise _fail(path, number, "expected 'task <id> <weight>' or 'edge <from> <to> <data>'")
+        except ValueError as error:
+            if isinstance(error, TaskGraphError):
+                raise
+            raise _fail(path, number, f"not a number in {raw.strip()[:40]!r}") from None
+    if sorted(weights) != list(range(len(weights))) or not weights:
+        raise _fail(path, None, "tasks must be numbered 0, 1, ..., n-1 with none missing")
+    for u, v, _, number in edges:
+        if u not in weights or v not in weights:
+            raise _fail(path, number, f"edge {u} -> {v} names a missing task")
+    m = len(weights)
+    graph_edges = np.asarray([(u, v, d) for u, v, d, _ in edges], dtype=np.float64).reshape(-1, 3)
+    try:
+        return TaskGraph(np.asarray([weights[t] for t in range(m)]), graph_edges[:, 0].astype(np.int64),
+                         graph_edges[:, 1].astype(np.int64), graph_edges[:, 2], name=path.name)
     except TaskGraphError as error:
         raise _fail(path, None, str(error).split(": ", 1)[-1]) from None
 

@@ -14,6 +14,7 @@ from sweep.workloads.task_graphs import (
     critical_path,
     random_dag,
     random_system,
+    read_edge_list,
     read_json_graph,
     read_stg,
     read_system,
@@ -156,3 +157,27 @@ def test_system_file_round_trip(tmp_path):
     path.write_text(json.dumps({"speed": [1, 2, 3], "links": [[0, 1, 5]]}))
     with pytest.raises(TaskGraphError, match="disconnected"):
         read_system(path)
+
+
+def test_plain_edge_list(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("# a diamond\ntask 0 2\ntask 1 3\ntask 2 1\ntask 3 2\n"
+                    "edge 0 1 4\nedge 0 2 1  # light\nedge 1 3 2\nedge 2 3 5\n")
+    graph = read_edge_list(path)
+    assert graph.tasks == 4 and graph.edges == 4 and critical_path(graph) == 7
+
+
+@pytest.mark.parametrize("text, where, what", [
+    ("task 0 1\ntask 1 1\nedge 0 1 1\nedge 1 0 1\n", "", "cycle"),
+    ("task 0 1\nedge 0 3 1\n", ":2:", "missing task"),
+    ("task 0 -1\n", ":1:", "negative weight"),
+    ("task 0 1\nedge 0 0x 1\n", ":2:", "not a number"),
+    ("node 0 1\n", ":1:", "expected 'task"),
+    ("task 0 1\ntask 2 1\n", "", "none missing"),
+])
+def test_bad_edge_lists(tmp_path, text, where, what):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(TaskGraphError, match=what) as error:
+        read_edge_list(path)
+    assert str(error.value).startswith(str(path) + where) and "\n" not in str(error.value)

@@ -8,6 +8,7 @@ Workload kinds (``conf/workload/*.yaml``):
 - ``stg``: an STG file (``path``); its edges get data from ``data`` each replication.
 - ``json``: a JSON task graph (``path``), data as in the file (a cost
   matrix, as in the worked example of Topcuoglu et al. 2002, if it has one).
+- ``edges``: a plain-text edge list (``path``), data as in the file.
 
 A distribution is ``{kind: uniform_int, low, high}`` (integers, both ends
 included: U{1..5}, the reconstructed default of CSSE00 Table 1), ``{kind:
@@ -42,6 +43,7 @@ from sweep.workloads.task_graphs import (
     TaskGraphError,
     random_dag,
     random_system,
+    read_edge_list,
     read_json_graph,
     read_stg,
     read_system,
@@ -49,7 +51,8 @@ from sweep.workloads.task_graphs import (
     topology,
 )
 
-WORKLOAD_KINDS = ("random_dag", "stg", "json")
+WORKLOAD_KINDS = ("random_dag", "stg", "json", "edges")
+_READERS = {"stg": read_stg, "json": read_json_graph, "edges": read_edge_list}
 SYSTEM_KINDS = ("random", "topology", "file")
 
 
@@ -111,7 +114,7 @@ def _read_graph(kind: str, path: str) -> TaskGraph:
     resolved = resolve_trace_path(path)
     if not resolved.exists():
         raise TaskGraphError(f"{path}: no such task graph file")
-    return read_stg(resolved) if kind == "stg" else read_json_graph(resolved)
+    return _READERS[kind](resolved)
 
 
 def _int_option(cfg: Mapping[str, Any], key: str, default: int, minimum: int, section: str) -> int:
@@ -144,7 +147,7 @@ def task_graph(cfg: Mapping[str, Any], rng: np.random.Generator | None) -> TaskG
             return TaskGraph(np.ones(1), np.zeros(0), np.zeros(0), np.zeros(0), name="check")
         return random_dag(rng, size, fat=fat, density=density, regularity=regularity, jump=jump,
                           weights=weights, data=data)
-    if kind in ("stg", "json"):
+    if kind in _READERS:
         graph = _read_graph(kind, str(_require(cfg, "path", "workload")))
         if kind == "stg":
             data = sampler(cfg.get("data", {"kind": "uniform_int"}), "workload.data")
