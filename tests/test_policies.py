@@ -33,7 +33,7 @@ def test_policy_declares_its_parameters_and_examples(policy: Policy):
 
 
 def _reproducible(ds: xr.Dataset) -> xr.Dataset:
-    """``ds`` without its wall-clock variables (``reproducible = "no"``: left out of identity checks)."""
+    """``ds`` without its wall-clock variables (attribute ``reproducible = "no"``)."""
     return ds.drop_vars([name for name, v in ds.data_vars.items() if v.attrs.get("reproducible") == "no"])
 
 

@@ -1,4 +1,4 @@
-"""The compiled core of the mapping family: one execution model and the list-scheduling helpers.
+"""The compiled core of the mapping family: one execution model and the list-scheduling routines.
 
 **Instance** (:class:`Arrays`, a namedtuple of arrays): ``exec_time[t, p]``
 (a task's weight over p's speed, or the cost matrix), predecessor and

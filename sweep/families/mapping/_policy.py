@@ -1,4 +1,4 @@
-"""What a mapping policy (a mapper) supplies: :class:`MappingHooks` (DESIGN §2a).
+"""What a mapping policy (a mapper) supplies: :class:`MappingHooks`.
 
 A mapper is one file plus one YAML (``conf/policy/<name>.yaml``) defining a
 module-level :class:`~sweep.families.Policy` of family ``mapping`` (through

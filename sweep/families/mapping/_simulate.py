@@ -1,7 +1,7 @@
 """The mapping family's entry points: validate, simulate (the engine contract), and the executor.
 
 ``simulate`` draws from three children of the replication's generator, in
-this order for every mapper (DESIGN §4): the task graph, the system graph
+this order for every mapper (common random numbers): the task graph, the system graph
 (when ``system.seed`` is null) and the mapper's own numbers. The clustering
 phase (if the mapper has one) and the mapping are timed apart
 (``clustering_seconds``, ``mapping_seconds``; wall clock, not reproducible)
@@ -128,7 +128,7 @@ _WARM: set[tuple[str, str]] = set()
 
 def _warm_up(policy: Policy, params: Any) -> None:
     """Run the mapper once on a 3-task graph, once per process: T_c then times the algorithm, not
-    the loading of its compiled code (wall-clock variables, DESIGN §4)."""
+    the loading of its compiled code."""
     key = (policy.name, repr(params))
     if key in _WARM:
         return

@@ -1,6 +1,6 @@
 """Random mapping, a floor: every task on a processor drawn uniformly, run in topological order.
 
-Drawn from the policy's own generator (DESIGN §4); tasks run in the graph's
+Drawn from the policy's own generator (a child of the replication's); tasks run in the graph's
 topological order (Kahn's, smallest index first). Not in CSSE00: a baseline
 below which a mapper has learnt nothing.
 """
