@@ -51,15 +51,17 @@ enough, **reading**; ``split: first``, the first — largest — of the sorted
 list, the figure's words) or free processors are merged until the size is
 reached; a layer wider than the machine starts again with every processor
 free. Within a matched pair: if the Rep part has one processor, or the
-**Inequality** holds, the whole Spec cluster goes to one processor (the
-processor of its heaviest sender if that lies in the part, else the part's
-fastest); otherwise its tasks, heaviest first, go round robin over the
+**Inequality** holds, the whole Spec cluster goes to one processor, the
+target: the processor of its heaviest sender if that lies in the part, else
+the part's fastest (embedding the sub-clusters onto the one holding their
+common parent); otherwise its tasks, heaviest first, go round robin over the
 part's processors, fastest first (the figure's recursion into sub-clusters,
 flattened to its leaves). The Inequality (**reading**, ``inequality:
-comm_vs_parallelism``): the communication saved, the Spec cluster's incoming
-data over the mean route bandwidth, exceeds the parallelism lost, its
-computation on one processor minus its largest task (both at the part's
-fastest speed); ``never`` and ``always`` are the alternatives.
+comm_vs_parallelism``): the communication saved — the data the Spec
+cluster receives from the target, which becomes local, over the mean route
+bandwidth — exceeds the parallelism lost — its computation on one processor
+minus its largest task, at the target's speed; ``never`` and ``always`` are
+the alternatives.
 
 Tasks run in layer order (ties by topological position). The clustering of
 both graphs is the ``cluster`` hook (T_cm − T_c, not counted in T_c, CSSE00
@@ -274,6 +276,11 @@ class _Mapper:
         self.sizes = np.asarray([len(c) for c in rep.members])
         ranking = np.lexsort(tuple(-rep.params[:, k] for k in (3, 2, 1, 0)))
         self.ranked = ranking  # sorted by decreasing (σ, δ, Π, π)
+        self.member = np.zeros((len(rep.members), n), dtype=np.int64)
+        self.head = np.zeros(len(rep.members), dtype=np.int64)
+        for c, procs in enumerate(rep.members):
+            self.member[c, procs] = 1
+            self.head[c] = procs[np.argmax(inst.system.speed[procs])]
         self.mean_speed = float(inst.system.speed.mean())
         off = ~np.eye(n, dtype=bool)
         self.mean_bw = float(np.mean(inst.arrays.route_bw[off])) if n > 1 else math.inf
@@ -283,28 +290,33 @@ class _Mapper:
         f = 1.0 if self.params.f_rule == "one" else min(1.0, (weight / count) / self.mean_speed)
         return max(1, math.ceil(f * count - 1e-9))
 
-    def _free(self, c: int) -> bool:
-        return not self.used[self.rep.members[c]].any()
+    def _free_ranked(self) -> np.ndarray:
+        """The Rep clusters (in ranked order) with no processor used yet in this layer."""
+        busy = self.member[self.ranked] @ self.used.astype(np.int64)
+        return self.ranked[busy == 0]
 
-    def _estimate(self, c: int, weight: float, send_proc: np.ndarray, send_data: np.ndarray) -> float:
-        procs = self.rep.members[c]
-        head = procs[np.argmax(self.inst.system.speed[procs])]
-        outside = ~np.isin(send_proc, procs)
-        comm = float(np.sum(send_data[outside] / self.inst.arrays.route_bw[send_proc[outside], head]))
-        return weight / self.rep.params[c, 1] + comm / max(len(procs), 1)
+    def _estimates(self, clusters: np.ndarray, weight: float, send_proc: np.ndarray,
+                   send_data: np.ndarray) -> np.ndarray:
+        """Estimated time of the Spec cluster on each Rep cluster (module docstring), vectorised."""
+        heads = self.head[clusters]
+        outside = self.member[clusters][:, send_proc] == 0
+        comm = (send_data[None, :] / self.inst.arrays.route_bw[send_proc[None, :], heads[:, None]])
+        comm = np.where(outside, comm, 0.0).sum(axis=1)
+        return weight / self.rep.params[clusters, 1] + comm / self.sizes[clusters]
 
     def part(self, k: int, weight: float, send_proc: np.ndarray, send_data: np.ndarray) -> np.ndarray:
         """The processors matched to a Spec cluster asking for ``k`` of them."""
         if not (~self.used).any():
             self.used[:] = False  # a layer wider than the machine: start a new round
-        exact = [c for c in self.ranked if self.sizes[c] == k and self._free(c)]
+        free = self._free_ranked()
         self.ops += len(self.ranked)
-        if exact:
+        exact = free[self.sizes[free] == k]
+        if len(exact):
             self.ops += len(exact) * (len(send_proc) + 1)
-            best = min(exact, key=lambda c: (self._estimate(c, weight, send_proc, send_data), c))
-            return self.rep.members[best]
-        bigger = [c for c in self.ranked if self.sizes[c] > k and self._free(c)]
-        if bigger:
+            estimate = self._estimates(exact, weight, send_proc, send_data)
+            return self.rep.members[exact[np.lexsort((exact, estimate))[0]]]
+        bigger = free[self.sizes[free] > k]
+        if len(bigger):
             c = bigger[-1] if self.params.split == "smallest" else bigger[0]
             return self._take(self.rep.members[c], k)
         return self._take(np.flatnonzero(~self.used), k)  # merge free processors
@@ -356,20 +368,17 @@ def _map(inst: Instance, params: ClusterMParams, rng: np.random.Generator | None
 def _place(inst, params, members, part, send_proc, send_data, weight, proc, speed, mapper) -> None:
     """Whole onto one processor (one-processor part, or the Inequality), else round robin."""
     fastest = part[np.argmax(speed[part])]
-    whole = len(part) == 1
-    if not whole and params.inequality != "never":
-        if params.inequality == "always":
-            whole = True
-        else:
-            saved = float(send_data.sum()) / mapper.mean_bw
-            lost = (weight - float(inst.graph.weight[members].max())) / float(speed[fastest])
-            whole = saved > lost
+    target = fastest
+    if len(send_data):
+        heaviest = send_proc[int(np.argmax(send_data))]
+        target = heaviest if heaviest in part else fastest
+    whole = len(part) == 1 or params.inequality == "always"
+    if not whole and params.inequality == "comm_vs_parallelism":
+        saved = float(send_data[send_proc == target].sum()) / mapper.mean_bw
+        lost = (weight - float(inst.graph.weight[members].max())) / float(speed[target])
+        whole = saved > lost
     mapper.ops += len(members) + len(part)
     if whole:
-        target = fastest
-        if len(send_data):
-            heaviest = send_proc[int(np.argmax(send_data))]
-            target = heaviest if heaviest in part else fastest
         proc[members] = target
         return
     heavy_first = members[np.argsort(-inst.graph.weight[members], kind="stable")]
