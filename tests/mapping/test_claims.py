@@ -68,31 +68,29 @@ def _exponent(values) -> float:
     return float(np.polyfit(np.log(SIZES), np.log(values), 1)[0])
 
 
-@pytest.mark.xfail(strict=True, reason="measured S_m(Cluster-M)/S_m(MH) = 0.59, 0.72, 0.48, 0.21 at "
-                   "M = 100, 200, 400, 800 (S_m 4.6 -> 2.2 against 7.9, 5.9, 5.7, 10.2): our MH places "
-                   "each task knowing the link contention of its messages, the Cluster-M reading maps "
-                   "a layer's Spec cluster by computation and route bandwidth only, and its share of "
-                   "the machine shrinks as layers widen")
 def test_cluster_m_and_mh_reach_the_same_type_of_speedup(table):
+    """Measured: 0.70, 0.94, 0.91, 0.52 at M = 100, 200, 400, 800 (the last near the band's edge)."""
     ratio = _mean(table, "cluster_m", "speedup") / _mean(table, "mh", "speedup")
     assert np.all((ratio >= 0.5) & (ratio <= 2.05)), ratio
 
 
 @pytest.mark.xfail(strict=True, reason="measured: Cluster-M's mean S_m is above MH's at 0 of the 4 M "
-                   "(4.6, 4.2, 2.8, 2.2 against 7.9, 5.9, 5.7, 10.2; same cause as the speedup band)")
+                   "(5.5, 5.5, 5.2, 5.3 against 7.9, 5.9, 5.7, 10.2): our MH places each task knowing "
+                   "the link contention its messages will meet; the Cluster-M reading sizes and "
+                   "places a layer by computation and route bandwidth only")
 def test_cluster_m_mostly_has_the_better_speedup(table):
     better = _mean(table, "cluster_m", "speedup") > _mean(table, "mh", "speedup")
     assert better.sum() > len(SIZES) / 2
 
 
 def test_mapping_operations_grow_far_slower_for_cluster_m(table):
-    """Measured: b = 0.47 (Cluster-M) against 2.08 (MH); Table 1's T_c gives 0.02 and 2.0."""
+    """Measured: b = 0.45 (Cluster-M) against 2.08 (MH); Table 1's T_c gives 0.02 and 2.0."""
     cm, mh = _exponent(_mean(table, "cluster_m", "ops")), _exponent(_mean(table, "mh", "ops"))
     assert cm < 1.0 and cm < mh / 2, (cm, mh)
 
 
 def test_mapping_wall_time_grows_far_slower_for_cluster_m(table):
-    """Measured: b = 0.06-0.2 (Cluster-M; noisy, Python-level overheads dominate) against 2.3 (MH)."""
+    """Measured: b = -0.1 to 0.5 (Cluster-M, a few ms: noisy) against 2.1-2.3 (MH)."""
     cm, mh = _exponent(_mean(table, "cluster_m", "seconds")), _exponent(_mean(table, "mh", "seconds"))
     assert cm < 1.0 and cm < mh / 2, (cm, mh)
 
