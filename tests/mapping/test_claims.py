@@ -1,7 +1,7 @@
 """CSSE00 §2.1's claims on Table 1, on a reduced design (the preset ``ipg00_table1`` is the full one).
 
 Design here: the preset's workload and system (``conf/workload/random_dag.yaml``,
-``conf/system/ipg00_random100.yaml``), M = 100, 200, 400, 800, four graphs per M.
+``conf/system/ipg00_random100.yaml``), M = 100, 300, 600, 1000, four graphs per M.
 
 - "both MH and Cluster-M lead to the same type of results": the ratio of the
   mean speedups S_m(Cluster-M) / S_m(MH) at each M lies in [0.5, 2.05] — the
@@ -19,8 +19,6 @@ Design here: the preset's workload and system (``conf/workload/random_dag.yaml``
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 import yaml
@@ -29,7 +27,7 @@ from sweep.families.mapping._instance import build
 from sweep.families.mapping._simulate import run
 from tests.mapping._util import FAMILY, ROOT
 
-SIZES = (100, 200, 400, 800)
+SIZES = (100, 300, 600, 1000)
 GRAPHS = 4
 
 
@@ -49,10 +47,8 @@ def table():
             for name in ("cluster_m", "mh"):
                 policy = FAMILY.policies[name]
                 params = policy.make_params({})
-                _, summary, _, _ = run(inst, policy, params, None)
-                begin = time.perf_counter()
-                run(inst, policy, params, None)  # a second, warm run for the wall time
-                seconds = min(summary["mapping_seconds"], time.perf_counter() - begin)
+                _, summary, _, _ = run(inst, policy, params, None)  # warmed up: times the algorithm
+                seconds = summary["mapping_seconds"]
                 row = out.setdefault((name, size), {"speedup": [], "ops": [], "seconds": []})
                 row["speedup"].append(summary["speedup"])
                 row["ops"].append(summary["mapping_operations"])
@@ -68,14 +64,17 @@ def _exponent(values) -> float:
     return float(np.polyfit(np.log(SIZES), np.log(values), 1)[0])
 
 
+@pytest.mark.xfail(strict=True, reason="measured S_m(Cluster-M)/S_m(MH) = 0.70, 0.54, 0.67, 0.45 at "
+                   "M = 100, 300, 600, 1000 (the preset, 60 graphs: 0.66 at M = 100, 0.47-0.51 from "
+                   "M = 500): Cluster-M's S_m stays near 5 while our MH's grows from 8 to 11, since it "
+                   "places each task knowing the link contention its messages will meet")
 def test_cluster_m_and_mh_reach_the_same_type_of_speedup(table):
-    """Measured: 0.70, 0.94, 0.91, 0.52 at M = 100, 200, 400, 800 (the last near the band's edge)."""
     ratio = _mean(table, "cluster_m", "speedup") / _mean(table, "mh", "speedup")
     assert np.all((ratio >= 0.5) & (ratio <= 2.05)), ratio
 
 
 @pytest.mark.xfail(strict=True, reason="measured: Cluster-M's mean S_m is above MH's at 0 of the 4 M "
-                   "(5.5, 5.5, 5.2, 5.3 against 7.9, 5.9, 5.7, 10.2): our MH places each task knowing "
+                   "(5.5, 4.8, 5.3, 5.2 against 7.9, 8.9, 7.9, 11.5): our MH places each task knowing "
                    "the link contention its messages will meet; the Cluster-M reading sizes and "
                    "places a layer by computation and route bandwidth only")
 def test_cluster_m_mostly_has_the_better_speedup(table):
@@ -84,13 +83,13 @@ def test_cluster_m_mostly_has_the_better_speedup(table):
 
 
 def test_mapping_operations_grow_far_slower_for_cluster_m(table):
-    """Measured: b = 0.45 (Cluster-M) against 2.08 (MH); Table 1's T_c gives 0.02 and 2.0."""
+    """Measured: b = 0.45 (Cluster-M) against 2.00 (MH); Table 1's T_c gives 0.02 and 2.0."""
     cm, mh = _exponent(_mean(table, "cluster_m", "ops")), _exponent(_mean(table, "mh", "ops"))
     assert cm < 1.0 and cm < mh / 2, (cm, mh)
 
 
 def test_mapping_wall_time_grows_far_slower_for_cluster_m(table):
-    """Measured: b = -0.1 to 0.5 (Cluster-M, a few ms: noisy) against 2.1-2.3 (MH)."""
+    """Measured: b = -0.07 (Cluster-M, a few ms: noisy) against 2.09 (MH)."""
     cm, mh = _exponent(_mean(table, "cluster_m", "seconds")), _exponent(_mean(table, "mh", "seconds"))
     assert cm < 1.0 and cm < mh / 2, (cm, mh)
 
