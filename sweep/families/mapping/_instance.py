@@ -132,7 +132,7 @@ def _float_option(cfg: Mapping[str, Any], key: str, default: float, low: float, 
     return float(value)
 
 
-def task_graph(cfg: Mapping[str, Any], rng: np.random.Generator | None) -> TaskGraph:
+def task_graph(cfg: Mapping[str, Any], rng: np.random.Generator) -> TaskGraph:
     """The workload's task graph (drawn with ``rng`` where random)."""
     kind = cfg.get("kind")
     if kind == "random_dag":
@@ -143,16 +143,13 @@ def task_graph(cfg: Mapping[str, Any], rng: np.random.Generator | None) -> TaskG
         jump = _int_option(cfg, "jump", 1, 1, "workload")
         weights = sampler(cfg.get("weights", {"kind": "uniform_int"}), "workload.weights")
         data = sampler(cfg.get("data", {"kind": "uniform_int"}), "workload.data")
-        if rng is None:
-            return TaskGraph(np.ones(1), np.zeros(0), np.zeros(0), np.zeros(0), name="check")
         return random_dag(rng, size, fat=fat, density=density, regularity=regularity, jump=jump,
                           weights=weights, data=data)
     if kind in _READERS:
         graph = _read_graph(kind, str(_require(cfg, "path", "workload")))
         if kind == "stg":
             data = sampler(cfg.get("data", {"kind": "uniform_int"}), "workload.data")
-            if rng is not None:
-                graph = graph.with_data(data(rng, graph.edges))
+            graph = graph.with_data(data(rng, graph.edges))
         return graph
     raise ValueError(f"workload.kind must be one of {', '.join(WORKLOAD_KINDS)} for the mapping family, "
                      f"got {kind!r}")
