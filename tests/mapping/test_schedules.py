@@ -24,6 +24,28 @@ Hand-worked mapping (``FORK``): 0 (w 2) and 1 (w 2) both feed 2 (w 1), data
 4, 1 with c̄ = 1/2), CPOP (path 0-2 on P0), ETF and MH all put 0 on P0 (ties
 to the lower processor), 1 on P1 (starts at 0 there, 2 on P0), and 2 on P0:
 its inputs are there at max(2, 2 + 2/2) = 3 (at 4 on P1): makespan 4.
+
+Hand-worked mapping on three processors (``FIVE`` on ``LINE3``): P0 - P1 - P2
+in a line, speeds 1, 2, 1, bandwidths 2 (P0-P1) and 1 (P1-P2), contention.
+Tasks 0 (w 4) -> 1 (w 2, data 4) and -> 2 (w 2, data 2); 1 -> 3 and 2 -> 3
+(w 2, data 2 each); 4 (w 3) alone. Mean costs: w̄ = 10/3, 5/3, 5/3, 5/3, 5/2;
+c̄ = mean of 1/bandwidth over the six ordered pairs = 5/6; rank_u = 35/3, 5,
+5, 5/3, 5/2.
+
+- HEFT (order 0, 1, 2, 4, 3): 0 finishes first on P1 (2 < 4); 1 and 2 follow
+  it there ([2, 3], [3, 4]: earlier than 4 + 2 or 3 + 2 elsewhere); 4 ties P0
+  and P2 at [0, 3], lower index P0; 3 on P1 at [4, 5]. Makespan 5.
+- CPOP: rank_d = 0, 20/3, 5, 10, 0; priorities 35/3, 35/3, 10, 35/3, 5/2: the
+  critical path 0-1-3 on P1 (costs 4 there, 8 elsewhere); 2 by earliest finish,
+  P1 [3, 4]; 4 on P0. The same schedule, makespan 5.
+- MH: 0 starts at 0 everywhere, finishes first on P1; 1 starts earliest on P1
+  (2, against 4 on P0), then 2 (3 on P0 and P1, P1 finishes first), then 4 at
+  [0, 3] on P0, then 3 on P1 at 4 (its messages to P0 would arrive at 5). Makespan 5.
+- ETF (earliest start, ties by static level 20/3, 10/3, 10/3, 5/3, 5/2): 0 on
+  P0 at 0 (all start at 0, lowest processor); 4 on P1 at 0; 1 on P0 at 4 (its
+  input is local); 2 on P1 at 5 (4 + 2/2); 3 on P0 at 7 (2's message from P1,
+  1 unit). Makespan 9: ETF's earliest start puts the heavy entry task on the
+  slowest processor.
 """
 
 from __future__ import annotations
@@ -45,6 +67,15 @@ JOIN = TaskGraph(np.ones(3), np.array([0, 1]), np.array([2, 2]), np.array([4.0, 
 GAP = TaskGraph(np.array([1.0, 3, 1, 1]), np.array([1, 0]), np.array([2, 3]), np.array([2.0, 2.0]))
 FORK = TaskGraph(np.array([2.0, 2, 1]), np.array([0, 1]), np.array([2, 2]), np.array([4.0, 2.0]))
 TWO = line([1, 1], [2])
+FIVE = TaskGraph(np.array([4.0, 2, 2, 2, 3]), np.array([0, 0, 1, 2]), np.array([1, 2, 3, 3]),
+                 np.array([4.0, 2, 2, 2]))
+LINE3 = line([1, 2, 1], [2, 1])
+FIVE_EXPECTED = {  # processor and start of each task, makespan (module docstring)
+    "heft": ([1, 1, 1, 1, 0], [0, 2, 3, 4, 0], 5),
+    "cpop": ([1, 1, 1, 1, 0], [0, 2, 3, 4, 0], 5),
+    "mh": ([1, 1, 1, 1, 0], [0, 2, 3, 4, 0], 5),
+    "etf": ([0, 0, 1, 0, 1], [0, 4, 5, 7, 0], 9),
+}
 
 
 def _plan(proc, key=None):
@@ -82,6 +113,16 @@ def test_hand_worked_mapping_of_a_join(name):
     policy = FAMILY.policies[name]
     plan, summary, start, _ = run(make(FORK, TWO), policy, policy.make_params({}), None)
     assert plan.proc.tolist() == [0, 1, 0] and start.tolist() == [0, 0, 3] and summary["makespan"] == 4
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("name", list(FIVE_EXPECTED))
+def test_hand_worked_mapping_on_three_processors(name):
+    policy = FAMILY.policies[name]
+    plan, summary, start, _ = run(make(FIVE, LINE3), policy, policy.make_params({}), None)
+    proc, begin, makespan = FIVE_EXPECTED[name]
+    assert plan.proc.tolist() == proc and start.tolist() == pytest.approx(begin)
+    assert summary["makespan"] == pytest.approx(makespan) == summary["planned_makespan"]
 
 
 @pytest.mark.kernel
