@@ -44,8 +44,10 @@ each ask for a Rep cluster of size ⌈f σ⌉ with f(u, v) = (δ_S / σ_S) /
 (δ_sys / N) capped at 1 — the computing demand per task over the capacity
 per processor (**reading**; ``f_rule: one`` takes f = 1). Among the Rep
 clusters of exactly that size with no processor used yet in this layer, the
-one of least estimated time (δ_S / δ_R plus the Spec cluster's incoming
-data over the route bandwidth from its senders, per task) is matched; if
+one of least estimated time (δ_S / δ_R, plus the data the Spec cluster
+receives from senders outside the Rep cluster over the route bandwidth to
+its fastest processor, over the Rep cluster's size; ties by lower index)
+is matched; if
 none, a free Rep cluster is split (``split: smallest``, the smallest one big
 enough, **reading**; ``split: first``, the first — largest — of the sorted
 list, the figure's words) or free processors are merged until the size is
