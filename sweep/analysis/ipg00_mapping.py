@@ -1,0 +1,118 @@
+"""CSSE00 Table 1 as a figure, and the Gantt (trace) diagram of one recorded schedule.
+
+Campos, Silva, Scherson & Eshaghian (2000), §2.1, Table 1: Cluster-M against
+MH on random task graphs of M = 100 … 1000 tasks and one random 100-processor
+system. :func:`table1` draws the measured S_m and T_c (mean over graphs, 90%
+confidence intervals) of every mapper of the preset against M, with the
+paper's printed values (:data:`PAPER`) as hollow markers beside them; T_c on a
+log scale (the paper's milliseconds on a SUN UltraSPARC I, converted to
+seconds: compare slopes, not heights), and the deterministic operation
+counts of the mapping beside it. :func:`gantt` draws the processors × time
+diagram of one schedule of a ``record_jobs=true`` run (CSSE00 §4: what the
+tool showed its users).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+from matplotlib.figure import Figure
+
+from sweep.analysis.compare import confidence_interval
+from sweep.analysis.figures import figure
+
+#: CSSE00 Table 1: M -> (T_s, Cluster-M T_m, S_m, T_cm ms, T_c ms, MH T_m, S_m, T_c ms).
+PAPER: dict[int, tuple[float, ...]] = {
+    100: (286, 88.80, 3.22, 831.4, 4.5, 95.80, 2.99, 6064.9),
+    200: (630, 133.20, 4.73, 1056.6, 4.5, 231.82, 2.72, 24380.1),
+    300: (855, 345.55, 2.47, 1440.6, 4.7, 240.25, 3.56, 55305.5),
+    400: (1162, 478.40, 2.43, 1915.9, 4.5, 496.30, 2.34, 98888.8),
+    500: (1514, 550.80, 2.75, 2547.9, 4.5, 458.07, 3.31, 153099.0),
+    600: (1793, 358.20, 5.01, 3436.1, 4.9, 599.07, 2.99, 222381.1),
+    700: (2075, 690.85, 3.00, 4334.0, 4.7, 685.57, 3.03, 299372.2),
+    800: (2376, 474.00, 5.01, 5621.3, 4.8, 958.87, 2.48, 391142.3),
+    900: (2653, 1113.80, 2.38, 6656.3, 4.7, 1120.17, 2.37, 495050.7),
+    1000: (2966, 850.15, 3.49, 8074.3, 4.7, 1087.08, 2.73, 613118.2),
+}
+LABELS = {"cluster_m": "Cluster-M", "mh": "MH", "heft": "HEFT", "cpop": "CPOP", "etf": "ETF",
+          "map_random": "random"}
+MARKERS = "os^vD<>"
+
+
+def paper_column(name: str) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The paper's M and, for ``cluster_m`` and ``mh``, ``speedup`` and ``mapping_seconds``."""
+    sizes = np.array(sorted(PAPER))
+    rows = np.array([PAPER[m] for m in sizes])
+    if name == "cluster_m":
+        return sizes, {"speedup": rows[:, 2], "mapping_seconds": rows[:, 4] / 1e3}
+    if name == "mh":
+        return sizes, {"speedup": rows[:, 6], "mapping_seconds": rows[:, 7] / 1e3}
+    return sizes, {}
+
+
+def _by_size(da: xr.DataArray) -> xr.DataArray:
+    """``da`` over (policy, size, replication): other length-one dimensions dropped."""
+    for dim in [d for d in da.dims if d not in ("policy", "size", "replication")]:
+        if da.sizes[dim] != 1:
+            raise ValueError(f"cannot draw {da.name} with {da.sizes[dim]} values of {dim!r}: select one")
+        da = da.isel({dim: 0}, drop=True)
+    return da
+
+
+def _panel(ax, ds: xr.Dataset, variable: str, ylabel: str, log: bool) -> None:
+    est = confidence_interval(_by_size(ds[variable]))
+    sizes = est["size"].values
+    for k, policy in enumerate(est["policy"].values):
+        name = str(policy)
+        line = est.sel(policy=policy)
+        ax.errorbar(sizes, line.values, yerr=np.nan_to_num(line["halfwidth"].values), capsize=2,
+                    marker=MARKERS[k % len(MARKERS)], ms=4, label=LABELS.get(name, name))
+        paper_sizes, values = paper_column(name)
+        if variable in values:
+            ax.plot(paper_sizes, values[variable], ls="--", marker=MARKERS[k % len(MARKERS)], mfc="none",
+                    color=ax.lines[-1].get_color(), label=f"{LABELS.get(name, name)} (CSSE00 Table 1)")
+    ax.set_xlabel("tasks M")
+    ax.set_ylabel(ylabel)
+    if log:
+        ax.set_yscale("log")
+    ax.grid(alpha=0.3)
+
+
+@figure("ipg00_table1")
+def table1(ds: xr.Dataset) -> dict[str, Figure]:
+    """S_m, T_c (wall clock, log) and mapping operations (log) against M, paper's values beside."""
+    fig = Figure(figsize=(15, 4.5))
+    axes = fig.subplots(1, 3)
+    _panel(axes[0], ds, "speedup", "speedup S_m = T_s / T_m", log=False)
+    _panel(axes[1], ds, "mapping_seconds", "mapping time T_c (s)", log=True)
+    _panel(axes[2], ds, "mapping_operations", "mapping operations", log=True)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=7, fontsize=8, bbox_to_anchor=(0.5, -0.06))
+    fig.suptitle("CSSE00 Table 1: random DAGs on a random 100-processor system (speeds, bandwidths 1-5)")
+    return {"ipg00_table1": fig}
+
+
+def gantt(ds: xr.Dataset, **select) -> Figure:
+    """The trace diagram (processors × time) of one recorded schedule; ``select`` picks the point
+    (e.g. ``policy="heft", replication=0``); every other dimension must have length one."""
+    point = ds.sel(select) if select else ds
+    point = point.squeeze(drop=True)
+    if "task_processor" not in point:
+        raise ValueError("the Dataset holds no schedule: run with record_jobs=true")
+    proc, start, finish = (point[name].values for name in ("task_processor", "task_start", "task_finish"))
+    if proc.ndim != 1:
+        raise ValueError(f"select one schedule: task_processor has dimensions {point['task_processor'].dims}")
+    keep = ~np.isnan(proc)
+    proc, start, finish = proc[keep].astype(int), start[keep], finish[keep]
+    fig = Figure(figsize=(9, 0.3 * (proc.max() + 1) + 1.5))
+    ax = fig.subplots()
+    colors = [f"C{t % 10}" for t in range(len(proc))]
+    ax.barh(proc, finish - start, left=start, color=colors, edgecolor="black", height=0.8)
+    for t in range(len(proc)):
+        if finish[t] - start[t] > 0:
+            ax.text((start[t] + finish[t]) / 2, proc[t], str(t + 1), ha="center", va="center", fontsize=7)
+    ax.set_xlabel("time")
+    ax.set_ylabel("processor")
+    ax.set_yticks(np.unique(proc))
+    ax.invert_yaxis()
+    return fig

@@ -1,0 +1,42 @@
+"""Shared pieces of the list schedulers (HEFT, CPOP, ETF, MH): mean costs, ranks, plan assembly."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweep.families.mapping._core import _downward_rank, _upward_rank
+from sweep.families.mapping._instance import Instance
+from sweep.families.mapping._policy import Plan
+
+
+def upward_rank(inst: Instance) -> np.ndarray:
+    """rank_u with mean computation and mean communication costs (Topcuoglu et al. 2002 eq. 3).
+
+    Mean communication of an edge: its data times the mean of 1 / route bandwidth over ordered
+    pairs of distinct processors (on a sparse system graph, the best route's end-to-end bandwidth).
+    """
+    return _upward_rank(inst.arrays, inst.wbar, inst.cbar)
+
+
+def downward_rank(inst: Instance) -> np.ndarray:
+    """rank_d (Topcuoglu et al. 2002 eq. 4), same mean costs as :func:`upward_rank`."""
+    return _downward_rank(inst.arrays, inst.wbar, inst.cbar)
+
+
+def priority_order(inst: Instance, priority: np.ndarray) -> np.ndarray:
+    """Tasks by decreasing priority, ties by topological position (a topological order for ranks)."""
+    position = np.empty(inst.tasks, dtype=np.int64)
+    position[inst.arrays.topo] = np.arange(inst.tasks)
+    return np.lexsort((position, -priority)).astype(np.int64)
+
+
+def slots(inst: Instance) -> tuple[np.ndarray, ...]:
+    """Empty per-processor slot tables for insertion scheduling: start, finish, task, count."""
+    shape = (inst.processors, inst.tasks + 1)
+    return (np.zeros(shape), np.zeros(shape), np.zeros(shape, dtype=np.int64),
+            np.zeros(inst.processors, dtype=np.int64))
+
+
+def plan_of(proc: np.ndarray, start: np.ndarray, finish: np.ndarray, ops: int) -> Plan:
+    """A plan keyed by the planned start times."""
+    return Plan(proc=proc, key=start, ops=int(ops), planned=float(finish.max()))
