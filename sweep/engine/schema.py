@@ -17,20 +17,21 @@ nothing of Hydra):
     dataclass (``Policy.params``), for every registered policy.
 ``schema/workload/<kind>``
     ``name``, ``kind`` and the kind's options: the dataclasses of
-    :data:`sweep.workloads.config.KINDS`, :class:`MalleableWorkload` and
-    :class:`SwfWorkload`.
+    :data:`sweep.workloads.config.KINDS` (the shared distributions) and of every
+    family's ``Family.workloads``.
 ``schema/workload/speedup/<model>``
     ``model`` and the options of :data:`sweep.families.malleable.workload.SPEEDUP_MODELS`.
-``schema/system/hosts``, ``schema/system/processors``
-    the two kinds of machine (:class:`Hosts`, :class:`Processors`).
+``schema/system/<name>``
+    the kinds of machine the families declare (``Family.systems``).
 ``schema/sweep``
     the root (``conf/config.yaml``): sweep's own options, :class:`Settings`,
     with ``stop`` (the fields of :class:`~sweep.families.StopRule`) and ``engine``.
 
 OmegaConf types a field only as ``int``, ``float``, ``bool``, ``str`` or an
 optional one of these; any other annotation becomes ``Any``. A field whose
-value the code defaults itself (a speedup option, a malleable workload option)
-is *unset* (``???``) in the schema: it can be set, but :func:`to_plain` leaves
+value the code defaults itself (a speedup option; the options of a workload
+class with ``defaults_in_code = True``, the malleable workload) is *unset*
+(``???``) in the schema: it can be set, but :func:`to_plain` leaves
 it out, so a family receives exactly the keys the YAML and the command line
 gave (and a workload's stream key, DESIGN §4, does not change when a schema
 learns an option). An unset *required* field is an error (:func:`to_plain`).
@@ -55,11 +56,11 @@ from typing import Any
 from omegaconf import MISSING as UNSET
 from omegaconf import DictConfig, OmegaConf
 
-from sweep.families import StopRule, all_policies, param
+from sweep.families import StopRule, all_policies, load_families, param
 from sweep.families._params import Spec
 
-__all__ = ["Hosts", "MalleableWorkload", "Processors", "SCHEMAS", "Schema", "Settings", "SwfWorkload",
-           "check_settings", "explain", "omegaconf_type", "register", "to_plain"]
+__all__ = ["SCHEMAS", "Schema", "Settings", "check_settings", "explain", "omegaconf_type", "register",
+           "to_plain"]
 
 _SCALARS = (int, float, bool, str)
 #: A value of each scalar type, for describing a field whose default is unset or null.
@@ -150,60 +151,6 @@ def make_schema(group: str, name: str, source: type, *, section: str, owner: str
     return schema
 
 
-@dataclass(frozen=True)
-class MalleableWorkload:
-    """``kind: malleable``: the options :func:`sweep.families.malleable.workload.validate_workload` reads.
-
-    Synthetic malleable jobs of Chiang & Vernon 1996 §3.2: ``parallelism`` (an
-    integer, ``dist1`` … ``dist4`` or ``max_speedup``), the demand's mean, squared
-    CV, growth with ``n`` (eq. 11) and normalisation, ``speedup`` (a
-    ``workload/speedup`` option), and the optional ``arrival_cv`` and
-    ``load_unit`` (Figures 10–11). The family owns the defaults and the checks.
-    """
-
-    parallelism: int | str
-    demand_mean: float
-    demand_scv: float | None
-    demand_growth: str
-    demand_normalise: bool
-    speedup: Mapping[str, Any]
-    arrival_cv: float = 1.0
-    load_unit: str = "rho"
-
-
-@dataclass(frozen=True)
-class SwfWorkload:
-    """``kind: swf``: a Standard Workload Format trace replayed on a rigid machine.
-
-    The keyword arguments of :func:`sweep.families.rigid.jobs.prepare` (its
-    docstring says what each does), with its defaults, less the machine and the
-    load, which come from ``system`` and ``load``; ``rescale_load`` says whether
-    to pass ``load`` (Talby & Feitelson 1999 replay the log as is).
-    """
-
-    path: str
-    overrun: str = "kill"
-    split: str = "none"
-    priority_every: int = 0
-    priority_gap: float = 2.0
-    quota_every: int = 0
-    rescale_load: bool = False
-
-
-@dataclass(frozen=True)
-class Hosts:
-    """A distributed server of ``hosts`` identical hosts (the dispatch family)."""
-
-    hosts: int
-
-
-@dataclass(frozen=True)
-class Processors:
-    """A machine of ``processors`` identical processors (the rigid and malleable families)."""
-
-    processors: int
-
-
 @dataclass
 class EngineSettings:
     """``engine``: how the sweep runs (not what it computes)."""
@@ -269,11 +216,13 @@ def _policy_schemas() -> list[Schema]:
 def _workload_schemas() -> list[Schema]:
     from sweep.workloads.config import KINDS
 
-    kinds = {**KINDS, "malleable": MalleableWorkload, "swf": SwfWorkload}
-    schemas = [make_schema("schema/workload", kind, cls, section="workload", owner=f"workload kind {kind!r}",
-                           lead=[("name", str, UNSET), ("kind", str, kind)], unset=kind == "malleable")
-               for kind, cls in kinds.items()]
-    return schemas
+    kinds = dict(KINDS)
+    for family in load_families().values():
+        kinds.update(family.workloads)
+    return [make_schema("schema/workload", kind, cls, section="workload", owner=f"workload kind {kind!r}",
+                        lead=[("name", str, UNSET), ("kind", str, kind)],
+                        unset=getattr(cls, "defaults_in_code", False))
+            for kind, cls in kinds.items()]
 
 
 def _speedup_schemas() -> list[Schema]:
@@ -285,8 +234,9 @@ def _speedup_schemas() -> list[Schema]:
 
 
 def _system_schemas() -> list[Schema]:
+    systems = {name: cls for family in load_families().values() for name, cls in family.systems.items()}
     return [make_schema("schema/system", name, cls, section="system", owner="system")
-            for name, cls in (("hosts", Hosts), ("processors", Processors))]
+            for name, cls in systems.items()]
 
 
 @functools.cache

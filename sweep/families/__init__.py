@@ -19,7 +19,7 @@ from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
-from sweep.families._family import Family, Point, Result, StopRule, Variable
+from sweep.families._family import Family, Point, Processors, Result, StopRule, Variable
 from sweep.families._params import NoParams, check_params, param
 from sweep.families._policy import Policy
 
@@ -105,6 +105,6 @@ def family_of(policy_name: str) -> Family:
     raise KeyError(f"unknown policy {policy_name!r}; known: {', '.join(known)}")
 
 
-__all__ = ["FAMILIES", "Family", "NoParams", "Point", "Policy", "Result", "StopRule", "Variable",
-           "add_policy", "all_policies", "check_params", "family_of", "load_families", "param",
+__all__ = ["FAMILIES", "Family", "NoParams", "Point", "Policy", "Processors", "Result", "StopRule",
+           "Variable", "add_policy", "all_policies", "check_params", "family_of", "load_families", "param",
            "policies_in", "register"]

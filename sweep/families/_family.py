@@ -64,6 +64,13 @@ def _require_int(name: str, value: Any, least: int, alternative: str = "") -> No
         raise ValueError(f"{name} must be an integer >= {least}{alternative}, got {value!r}")
 
 
+@dataclass(frozen=True)
+class Processors:
+    """A machine of ``processors`` identical processors (the rigid and malleable families)."""
+
+    processors: int
+
+
 #: How a point is evaluated: the family's simulator, or its closed-form model.
 MODELS = ("simulation", "analytic")
 
@@ -170,7 +177,11 @@ class Family:
     filled by :func:`sweep.families.load_families` from the modules of
     ``package`` and the ``sweep.policies`` entry points. ``default_workload``
     and ``default_system`` are the config options used when a policy of the
-    family is named alone (``sweep policy=easy``).
+    family is named alone (``sweep policy=easy``). ``workloads`` maps each
+    workload ``kind`` the family reads to the dataclass of its options, and
+    ``systems`` each kind of machine to its dataclass: the engine makes the
+    config schemas from them (``conf/workload/*.yaml`` and ``conf/system/*.yaml``
+    extend those).
     """
 
     name: str
@@ -183,6 +194,8 @@ class Family:
     default_system: str
     analytic: Callable[[Point], Result | None] | None = None
     extra_coords: Mapping[str, Callable[[Point], np.ndarray]] = field(default_factory=dict)
+    workloads: Mapping[str, type] = field(default_factory=dict)
+    systems: Mapping[str, type] = field(default_factory=dict)
     policies: Registry[Policy] = field(default_factory=lambda: Registry("policy"))
 
     def policy(self, point: Point) -> Policy:

@@ -20,8 +20,9 @@ from omegaconf import OmegaConf
 from sweep.engine import schema
 from sweep.engine.config import ConfigError, compose, conf_dir, group_options, load_option, plain
 from sweep.engine.grid import expand
-from sweep.families import all_policies
+from sweep.families import all_policies, load_families
 from sweep.families.malleable import workload as malleable_workload
+from sweep.families.rigid._options import SwfWorkload
 from sweep.families.rigid.jobs import prepare
 from sweep.workloads.config import KINDS
 from sweep.workloads.named import C90_PARAMETERS, J90_PARAMETERS
@@ -92,7 +93,7 @@ def test_every_workload_yaml_extends_a_kind_schema_and_is_named_after_its_file(p
     extends = _extends(path, "workload")
     raw = _raw(path)
     assert raw["name"] == path.stem and "kind" not in raw  # the schema sets the kind
-    kinds = {*KINDS, "malleable", "swf"}
+    kinds = {*KINDS, *(kind for family in load_families().values() for kind in family.workloads)}
     if extends.startswith("schema:"):
         assert extends.removeprefix("schema:") in kinds
     assert load_option("workload", path.stem)["kind"] in kinds
@@ -129,15 +130,15 @@ def test_the_cv96_workloads_are_malleable_synthetic_with_their_differences():
 
 def test_malleable_schema_lists_the_options_the_family_reads():
     options = malleable_workload._OPTIONS | set(malleable_workload._OPTIONAL)
-    assert set(_fields(schema.MalleableWorkload)) == options - {"name", "kind"}
-    assert {k: _fields(schema.MalleableWorkload)[k].default
+    assert set(_fields(malleable_workload.MalleableWorkload)) == options - {"name", "kind"}
+    assert {k: _fields(malleable_workload.MalleableWorkload)[k].default
             for k in malleable_workload._OPTIONAL} == malleable_workload._OPTIONAL
 
 
 def test_swf_schema_is_prepares_keywords_with_its_defaults():
     keywords = {k: p.default for k, p in inspect.signature(prepare).parameters.items()
                 if p.kind is p.KEYWORD_ONLY and k not in ("processors", "load")}
-    fields = _fields(schema.SwfWorkload)
+    fields = _fields(SwfWorkload)
     assert {k: fields[k].default for k in keywords} == keywords
     assert set(fields) - set(keywords) == {"path", "rescale_load"}
 

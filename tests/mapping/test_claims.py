@@ -21,18 +21,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import yaml
 
+from sweep.engine.config import load_option
 from sweep.families.mapping._instance import build
 from sweep.families.mapping._simulate import run
-from tests.mapping._util import FAMILY, ROOT
+from tests.mapping._util import FAMILY
 
 SIZES = (100, 300, 600, 1000)
 GRAPHS = 4
 
 
 def _config(group: str, name: str) -> dict:
-    return yaml.safe_load((ROOT / "conf" / group / f"{name}.yaml").read_text())
+    return load_option(group, name)
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import numpy as np
 
 from sweep.families import Family, Point
 from sweep.families.dispatch._policy import DispatchHooks
-from sweep.families.dispatch._simulate import VARIABLES, analytic, simulate, validate
+from sweep.families.dispatch._simulate import VARIABLES, Hosts, analytic, simulate, validate
 
 
 def _hosts(point: Point) -> np.ndarray:
@@ -36,6 +36,7 @@ FAMILY = Family(
     default_system="distributed",
     analytic=analytic,
     extra_coords={"host": _hosts},
+    systems={"hosts": Hosts},
 )
 
 __all__ = ["FAMILY"]

@@ -11,6 +11,7 @@ sizes instead (hand-worked schedules, traces replayed as they are).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,13 @@ VARIABLES = (
     Variable("host_mean_slowdown", "1", "mean slowdown of the jobs each host served",
              dims=("host",)),
 )
+
+
+@dataclass(frozen=True)
+class Hosts:
+    """A distributed server of ``hosts`` identical hosts (``conf/system/distributed.yaml``)."""
+
+    hosts: int
 
 
 def _policy_of(point: Point) -> Policy:

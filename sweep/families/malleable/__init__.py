@@ -10,9 +10,10 @@ models in :mod:`sweep.workloads.speedup`). Every policy runs one event loop
 grid-point wrapper: :mod:`~sweep.families.malleable.simulate`.
 """
 
-from sweep.families import Family
+from sweep.families import Family, Processors
 from sweep.families.malleable._policy import MalleableHooks
 from sweep.families.malleable.simulate import VARIABLES, simulate, validate
+from sweep.families.malleable.workload import MalleableWorkload
 
 FAMILY = Family(
     name="malleable",
@@ -23,6 +24,8 @@ FAMILY = Family(
     validate=validate,
     default_workload="malleable_synthetic",
     default_system="mpp128",
+    workloads={"malleable": MalleableWorkload},
+    systems={"processors": Processors},
 )
 
 __all__ = ["FAMILY"]

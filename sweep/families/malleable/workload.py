@@ -34,7 +34,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -195,6 +195,31 @@ def _parallelism(cfg: Mapping[str, Any]) -> BoundedGeometric | int | str:
 def _beta_at_max(cfg: Mapping[str, Any]) -> bool:
     """Whether ``β' = (1 − φ')/N_j²`` (Figure 6's ``beta_prime: max``)."""
     return cfg["speedup"]["model"] == "eq5" and cfg["speedup"].get("beta_prime") == "max"
+
+
+@dataclass(frozen=True)
+class MalleableWorkload:
+    """``kind: malleable``: the options :func:`sweep.families.malleable.workload.validate_workload` reads.
+
+    Synthetic malleable jobs of Chiang & Vernon 1996 §3.2: ``parallelism`` (an
+    integer, ``dist1`` … ``dist4`` or ``max_speedup``), the demand's mean, squared
+    CV, growth with ``n`` (eq. 11) and normalisation, ``speedup`` (a
+    ``workload/speedup`` option), and the optional ``arrival_cv`` and
+    ``load_unit`` (Figures 10–11). The family owns the defaults and the checks
+    (``defaults_in_code``: the schema leaves every option unset, so a workload's
+    stream key is made of what its YAML and the command line give).
+    """
+
+    defaults_in_code: ClassVar[bool] = True
+
+    parallelism: int | str
+    demand_mean: float
+    demand_scv: float | None
+    demand_growth: str
+    demand_normalise: bool
+    speedup: Mapping[str, Any]
+    arrival_cv: float = 1.0
+    load_unit: str = "rho"
 
 
 def validate_workload(cfg: Mapping[str, Any]) -> None:

@@ -23,6 +23,7 @@ load axis is accepted and ignored; keep it at one value.
 from __future__ import annotations
 
 from sweep.families import Family
+from sweep.families.mapping._instance import SYSTEMS, WORKLOADS  # noqa: E402
 from sweep.families.mapping._policy import MappingHooks
 from sweep.families.mapping._simulate import VARIABLES, simulate, validate
 
@@ -35,6 +36,8 @@ FAMILY = Family(
     validate=validate,
     default_workload="random_dag",
     default_system="ipg00_random100",
+    workloads=WORKLOADS,
+    systems=SYSTEMS,
 )
 
 __all__ = ["FAMILY"]

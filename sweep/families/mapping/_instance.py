@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,9 +51,89 @@ from sweep.workloads.task_graphs import (
     topology,
 )
 
-WORKLOAD_KINDS = ("random_dag", "stg", "json", "edges")
 _READERS = {"stg": read_stg, "json": read_json_graph, "edges": read_edge_list}
-SYSTEM_KINDS = ("random", "topology", "file")
+
+
+def _u1to5() -> dict[str, Any]:
+    """U{1..5}: the reconstructed weight and data distribution of CSSE00 Table 1."""
+    return {"kind": "uniform_int", "low": 1, "high": 5}
+
+
+@dataclass(frozen=True)
+class RandomDag:
+    """``kind: random_dag`` (module docstring; :func:`~sweep.workloads.task_graphs.random_dag`)."""
+
+    size: int = 100
+    fat: float = 0.5
+    density: float = 0.2
+    regularity: float = 0.5
+    jump: int = 1
+    weights: Mapping[str, Any] = field(default_factory=_u1to5)
+    data: Mapping[str, Any] = field(default_factory=_u1to5)
+
+
+@dataclass(frozen=True)
+class StgGraph:
+    """``kind: stg``: an STG file; its edges' data drawn from ``data`` each replication."""
+
+    path: str
+    data: Mapping[str, Any] = field(default_factory=_u1to5)
+
+
+@dataclass(frozen=True)
+class GraphFile:
+    """``kind: json`` or ``kind: edges``: a task graph file, data as in the file."""
+
+    path: str
+
+
+#: The workload kinds of the mapping family and their options (the config schemas).
+WORKLOADS = {"random_dag": RandomDag, "stg": StgGraph, "json": GraphFile, "edges": GraphFile}
+WORKLOAD_KINDS = tuple(WORKLOADS)
+
+
+@dataclass(frozen=True)
+class RandomSystem:
+    """``kind: random``: a random connected graph, speeds and bandwidths U{low..high}."""
+
+    kind: str = "random"
+    processors: int = 100
+    degree: float = 4.0
+    low: int = 1
+    high: int = 5
+    seed: int | None = None
+    contention: bool = True
+
+
+@dataclass(frozen=True)
+class TopologySystem:
+    """``kind: topology``: a named topology with uniform or random weights."""
+
+    kind: str = "topology"
+    topology: str = "mesh"
+    size: Any = field(default_factory=lambda: [4, 4])
+    weights: str = "uniform"
+    speed: float = 1.0
+    bandwidth: float = 1.0
+    low: int = 1
+    high: int = 5
+    seed: int | None = None
+    contention: bool = True
+
+
+@dataclass(frozen=True)
+class SystemFile:
+    """``kind: file``: a system graph read from a JSON file."""
+
+    path: str
+    kind: str = "file"
+    seed: int | None = None
+    contention: bool = True
+
+
+#: The kinds of system graph and their options (the config schemas).
+SYSTEMS = {"random": RandomSystem, "topology": TopologySystem, "file": SystemFile}
+SYSTEM_KINDS = tuple(SYSTEMS)
 
 
 @dataclass(frozen=True, eq=False)

@@ -6,7 +6,8 @@ conservative backfilling and slack-based priority backfilling replayed on SWF tr
 policy; the grid-point wrapper: :mod:`~sweep.families.rigid.simulate`.
 """
 
-from sweep.families import Family
+from sweep.families import Family, Processors
+from sweep.families.rigid._options import SwfWorkload
 from sweep.families.rigid._policy import RigidHooks
 from sweep.families.rigid.simulate import VARIABLES, month_labels, simulate, validate
 
@@ -20,6 +21,8 @@ FAMILY = Family(
     default_workload="kth",
     default_system="sp2_128",
     extra_coords={"month": month_labels},
+    workloads={"swf": SwfWorkload},
+    systems={"processors": Processors},
 )
 
 __all__ = ["FAMILY"]
