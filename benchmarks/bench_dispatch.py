@@ -24,10 +24,11 @@ import time
 
 import numpy as np
 
-from sweep.families import Point, StopRule
-from sweep.families.dispatch import FAMILY
+from sweep.families import Point, StopRule, load_families
 from sweep.families.dispatch._simulate import CHUNK_JOBS
 from sweep.families.dispatch._workload import JobStream, workload_of
+
+FAMILY = load_families()["dispatch"]
 
 WORKLOADS = {
     "hyperexp2": {"name": "hyperexp2", "kind": "hyperexp2", "mean": 1.0, "scv": 8.0},
