@@ -44,15 +44,15 @@ def add_policy(policy: Policy) -> None:
     if family is None:
         raise ValueError(f"policy {policy.name!r} names an unknown family {policy.family!r}; "
                          f"known: {', '.join(FAMILIES)}")
-    if family.policies.get(policy.name) is policy:
+    if family.registry.get(policy.name) is policy:
         return  # the same object found twice (e.g. imported into a second module)
     for other in FAMILIES.values():
-        if policy.name in other.policies:
+        if policy.name in other.registry:
             raise ValueError(f"policy {policy.name!r} of {family.name!r} already in {other.name!r}")
     if not isinstance(policy.hooks, family.hooks):
         raise TypeError(f"policy {policy.name!r}: hooks must be a {family.hooks.__name__}, "
                         f"got {type(policy.hooks).__name__}")
-    family.policies.register(policy)
+    family.registry.register(policy)
 
 
 def policies_in(module: ModuleType) -> list[Policy]:

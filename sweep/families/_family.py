@@ -173,8 +173,8 @@ class Family:
         or ``None`` when the family has none for this policy.
 
     ``hooks`` is the type of the record of compiled hooks every policy of the
-    family supplies (:class:`~sweep.families._policy.Policy`); ``policies`` is
-    filled by :func:`sweep.families.load_families` from the modules of
+    family supplies (:class:`~sweep.families._policy.Policy`); ``policies`` (its
+    ``registry``, once loaded) is filled by :func:`sweep.families.load_families` from the modules of
     ``package`` and the ``sweep.policies`` entry points. ``default_workload``
     and ``default_system`` are the config options used when a policy of the
     family is named alone (``sweep policy=easy``). ``workloads`` maps each
@@ -196,7 +196,15 @@ class Family:
     extra_coords: Mapping[str, Callable[[Point], np.ndarray]] = field(default_factory=dict)
     workloads: Mapping[str, type] = field(default_factory=dict)
     systems: Mapping[str, type] = field(default_factory=dict)
-    policies: Registry[Policy] = field(default_factory=lambda: Registry("policy"))
+    registry: Registry[Policy] = field(default_factory=lambda: Registry("policy"), repr=False)
+
+    @property
+    def policies(self) -> Registry[Policy]:
+        """The family's policies by name, every family and policy loaded first."""
+        from sweep.families import load_families
+
+        load_families()
+        return self.registry
 
     def policy(self, point: Point) -> Policy:
         """The point's policy; one-line ``ValueError`` naming the allowed ones."""
