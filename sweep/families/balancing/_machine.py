@@ -15,11 +15,11 @@ network of workstations. ``point.system`` (``conf/system/lb_*.yaml``):
 ``latency``, ``overhead``
     Slices per hop of a message's flight and per message of sender/receiver
     overhead. A message over ``h`` hops takes ``h × (latency + 2·overhead)``
-    slices, rounded up; a request and its answer together ``h × (2·latency +
+    slices, rounded up (at least one slice per message); a request and its answer together ``h × (2·latency +
     4·overhead)``, the network-delay formula of the authors' RoC papers
-    (Campos & Scherson 2000). The values are RECONSTRUCTED (1 and 0.5 slices).
+    (Campos & Scherson 2000). The values are RECONSTRUCTED (0.1 and 0.02 slices).
 ``task_transfer``
-    Extra slices per task and hop of a migration (RECONSTRUCTED: 0.5).
+    Extra slices per task and hop of a migration (RECONSTRUCTED: 1).
 ``cpu_overhead``
     true: each message sent or received also costs its PE ``overhead`` slices
     of CPU, taken from the tasks it runs (the LogP reading of "overhead",
@@ -154,9 +154,9 @@ def machine_of(system: Mapping[str, Any]) -> Machine:
     p = system.get("pes")
     if isinstance(p, bool) or not isinstance(p, int) or p < 1:
         raise ValueError(f"system.pes must be an integer >= 1, got {p!r}")
-    latency = _number(system, "latency", 1.0)
-    overhead = _number(system, "overhead", 0.5)
-    transfer = _number(system, "task_transfer", 0.5)
+    latency = _number(system, "latency", 0.1)
+    overhead = _number(system, "overhead", 0.02)
+    transfer = _number(system, "task_transfer", 1.0)
     cpu = system.get("cpu_overhead", True)
     if not isinstance(cpu, bool):
         raise ValueError(f"system.cpu_overhead must be true or false, got {cpu!r}")
