@@ -74,7 +74,7 @@ Sim = namedtuple("Sim", [
     # tasks (static)
     "life", "child_ptr", "child", "child_age", "roots", "release", "home",
     # tasks (dynamic)
-    "rem", "age", "status", "nxt", "prv", "cptr", "tr_time", "tr_dst",
+    "rem", "age", "status", "nxt", "prv", "cptr", "tr_time", "tr_dst", "finish",
     # PEs
     "head", "load", "debt", "busy", "idle", "ovh", "last_release", "out_until",
     # transit list and message pool
@@ -115,6 +115,7 @@ def make_sim(machine: Machine, tasks: TaskSet) -> Sim:
         tasks.life, ptr, child, child_age, roots, tasks.release, tasks.home,
         tasks.life.copy(), np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1, np.int64),
         np.full(n, -1, np.int64), ptr[:-1].copy(), np.zeros(n, np.int64), np.full(n, -1, np.int64),
+        np.full(n, -1, np.int64),
         np.full(p, -1, np.int64), np.zeros(p, np.int64), np.zeros(p), np.zeros(p, np.int64),
         np.zeros(p, np.int64), np.zeros(p, np.int64), np.full(p, -1, np.int64),
         np.full(p, -1, np.int64),
@@ -317,7 +318,7 @@ def _collect_messages(S, t):
 
 
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)
-def _execute(S, pe):
+def _execute(S, pe, t):
     """One slice of ``pe`` (module docstring, step 5)."""
     if S.load[pe] == 0:
         S.idle[pe] += 1
@@ -341,6 +342,7 @@ def _execute(S, pe):
     S.cptr[h] = c
     if S.rem[h] == 0:
         q_remove(S, pe, h)
+        S.finish[h] = t + 1
         if S.status[h] == DONE:
             S.err[0] = ERR_TWICE
         S.status[h] = DONE
@@ -364,7 +366,7 @@ def run_loop(S, pst, tick, receive):
             receive(t, S, pst, S.i_src[x], dst, S.i_kind[x], S.i_a[x], S.i_b[x], S.i_c[x])
         tick(t, S, pst)
         for pe in range(S.P):
-            _execute(S, pe)
+            _execute(S, pe, t)
         t += 1
         if S.err[0] != OK:
             break
