@@ -76,7 +76,7 @@ Sim = namedtuple("Sim", [
     # tasks (dynamic)
     "rem", "age", "status", "nxt", "prv", "cptr", "tr_time", "tr_dst", "finish",
     # PEs
-    "head", "load", "debt", "busy", "idle", "ovh", "last_release", "out_until",
+    "head", "load", "debt", "busy", "idle", "ovh", "last_release", "out_until", "mig_until",
     # transit list and message pool
     "tr_list", "n_transit", "m_time", "m_src", "m_dst", "m_kind", "m_a", "m_b", "m_c", "m_paid",
     "n_msg", "i_src", "i_dst", "i_kind", "i_a", "i_b", "i_c", "i_paid", "bus_free",
@@ -118,7 +118,7 @@ def make_sim(machine: Machine, tasks: TaskSet) -> Sim:
         np.full(n, -1, np.int64),
         np.full(p, -1, np.int64), np.zeros(p, np.int64), np.zeros(p), np.zeros(p, np.int64),
         np.zeros(p, np.int64), np.zeros(p, np.int64), np.full(p, -1, np.int64),
-        np.full(p, -1, np.int64),
+        np.full(p, -1, np.int64), np.full(p, -1, np.int64),
         np.zeros(n, np.int64), _one(), *pool[:8], _one(), *pool[8:], _one(),
         _one(), _one(), _one(), _one(), _one(), _one(), _one(), _one(), _one(), t_max,
     )
@@ -237,7 +237,9 @@ def migrate(S, t, src, dst, count, oldest):
     """Move up to ``count`` tasks of ``src`` to ``dst`` as one transfer.
 
     The tasks are chosen one by one, the oldest (or youngest) by CPU age first.
-    Returns the arrival slice, or -1 if nothing moved.
+    Returns the arrival slice, or -1 if nothing moved. ``mig_until[src]`` is
+    the arrival of the last transfer ``src`` sent (policies that push load
+    wait for it before pushing more).
     """
     moved = 0
     first = S.n_transit[0]
@@ -255,6 +257,7 @@ def migrate(S, t, src, dst, count, oldest):
     time = _arrival(S, t, hops, S.latency + 2.0 * S.overhead + moved * S.transfer)
     for x in range(first, first + moved):
         S.tr_time[S.tr_list[x]] = time
+    S.mig_until[src] = max(S.mig_until[src], time)
     if S.cpu == 1:
         S.debt[src] += S.overhead
         S.debt[dst] += S.overhead

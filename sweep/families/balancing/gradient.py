@@ -5,11 +5,14 @@ below ``low_threshold``), otherwise ``min(w_max, 1 + min PP of its
 neighbours)``, with ``w_max = diameter + 1`` meaning "no light PE in reach".
 Every ``interval`` slices (PE ``i`` first at ``i mod interval``) a PE
 recomputes its PP from the values its neighbours last sent, sends its own to
-its neighbours (a broadcast: one transmission on a shared medium; skipped while
-its previous one is still in flight), and, if it is abundant (load above
+its neighbours if it changed since it last sent one (``exchange: on_change``;
+``periodic``: every time) — a broadcast: one transmission on a shared medium,
+skipped while its previous one is still in flight — and, if it is abundant (load above
 ``high_threshold``) and some neighbour's PP is below ``w_max``, moves up to
 ``batch`` of its surplus tasks one hop, to the neighbour of least PP (lowest
-PE number among equals). Tasks so moved may be passed on by the next PE: the
+PE number among equals), unless its previous transfer has not arrived yet
+(one transfer in flight per PE, RECONSTRUCTED: without it a shared medium
+floods). Tasks so moved may be passed on by the next PE: the
 gradient map guides them towards light PEs. Until a neighbour's PP has been
 heard it counts as ``w_max``.
 
@@ -45,6 +48,8 @@ class GradientParams:
     interval: int = param(4, ge=1, unit="slices", doc="period of the pressure exchange")
     batch: int = param(1, ge=1, doc="tasks moved per period by an abundant PE")
     which: str = param("youngest", choices=("oldest", "youngest"), doc="tasks moved, by CPU age")
+    exchange: str = param("on_change", choices=("on_change", "periodic"),
+                          doc="send the pressure only when it changed, or every period")
 
     def __post_init__(self) -> None:
         if not self.low_threshold < self.high_threshold:
@@ -53,13 +58,14 @@ class GradientParams:
 
 
 GradientState = namedtuple("GradientState", ["high", "low", "interval", "batch", "oldest", "wmax",
-                                             "pp", "seen"])
+                                             "periodic", "pp", "sent", "seen"])
 
 
 def _make_state(machine: Machine, tasks: TaskSet, prm: GradientParams) -> GradientState:
     p, wmax = machine.pes, machine.diameter + 1
     return GradientState(prm.high_threshold, prm.low_threshold, prm.interval, prm.batch,
-                         int(prm.which == "oldest"), wmax, np.full(p, wmax, np.int64),
+                         int(prm.which == "oldest"), wmax, int(prm.exchange == "periodic"),
+                         np.full(p, wmax, np.int64), np.full(p, -1, np.int64),
                          np.full((p, p), wmax, np.int64))
 
 
@@ -84,9 +90,10 @@ def _tick(t, S, G):
             G.pp[i] = 0 if load <= G.low else G.wmax
         else:
             G.pp[i] = min(G.wmax, 1 + G.seen[i, j])
-        if S.out_until[i] <= t:
+        if S.out_until[i] <= t and (G.periodic == 1 or G.pp[i] != G.sent[i]):
             broadcast(S, t, i, PRESSURE, G.pp[i], 0, 0)
-        if load > G.high and j >= 0 and G.seen[i, j] < G.wmax:
+            G.sent[i] = G.pp[i]
+        if load > G.high and j >= 0 and G.seen[i, j] < G.wmax and S.mig_until[i] <= t:
             migrate(S, t, i, j, min(G.batch, load - G.high), G.oldest == 1)
 
 
@@ -102,4 +109,5 @@ def _run(S, G):
 
 
 POLICY = balancing_policy("gradient", params=GradientParams, kernel=_run, make_state=_make_state,
-                          examples=({}, {"batch": 3, "which": "oldest", "interval": 1}))
+                          examples=({}, {"batch": 3, "which": "oldest", "interval": 1,
+                                          "exchange": "periodic"}))

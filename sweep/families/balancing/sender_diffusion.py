@@ -3,14 +3,17 @@
 CSSE00 §1.2: "a highly distributed local approach which makes use of
 near-neighbour load information to apportion surplus load from heavily loaded
 processors to under-loaded neighbours". Every ``interval`` slices (PE ``i``
-first at ``i mod interval``) a PE sends its load to its neighbours (a
-broadcast: one transmission on a shared medium; skipped while its previous
-one is still in flight). A PE whose load is above ``high_threshold`` computes
+first at ``i mod interval``) a PE sends its load to its neighbours if it
+changed since it last sent it (``exchange: on_change``; ``periodic``: every
+time) — a broadcast: one transmission on a shared medium, skipped while its
+previous one is still in flight. A PE whose load is above ``high_threshold`` computes
 the average ``avg`` of its own load and the loads its neighbours last
 reported (neighbours not yet heard from are left out); with surplus
 ``s = load − avg`` it sends each neighbour ``j`` below the average
 ``floor(s × (avg − L_j) / Σ_k (avg − L_k))`` tasks, and adds them to its
-record of ``L_j`` until ``j`` reports again.
+record of ``L_j`` until ``j`` reports again. It sends nothing while a
+transfer it sent earlier has not arrived (RECONSTRUCTED: without it a shared
+medium floods).
 
 RECONSTRUCTED (docs/ipg00-balancing.md): ``high_threshold`` = 3 tasks,
 ``interval`` = 4 slices, and which tasks move (``youngest`` by CPU age, the
@@ -42,14 +45,17 @@ class DiffusionParams:
     high_threshold: int = param(3, ge=0, doc="a PE sends only above this load (tasks)")
     interval: int = param(4, ge=1, unit="slices", doc="period of the load exchange")
     which: str = param("youngest", choices=("oldest", "youngest"), doc="tasks moved, by CPU age")
+    exchange: str = param("on_change", choices=("on_change", "periodic"),
+                          doc="send the load only when it changed, or every period")
 
 
-DiffusionState = namedtuple("DiffusionState", ["high", "interval", "oldest", "seen"])
+DiffusionState = namedtuple("DiffusionState", ["high", "interval", "oldest", "periodic", "sent", "seen"])
 
 
 def _make_state(machine: Machine, tasks: TaskSet, prm: DiffusionParams) -> DiffusionState:
     p = machine.pes
     return DiffusionState(prm.high_threshold, prm.interval, int(prm.which == "oldest"),
+                          int(prm.exchange == "periodic"), np.full(p, -1, np.int64),
                           np.full((p, p), -1, np.int64))
 
 
@@ -84,9 +90,10 @@ def _tick(t, S, D):
     for i in range(S.P):
         if (t - i) % D.interval != 0:
             continue
-        if S.out_until[i] <= t:
+        if S.out_until[i] <= t and (D.periodic == 1 or S.load[i] != D.sent[i]):
             broadcast(S, t, i, LOAD, S.load[i], 0, 0)
-        if S.load[i] > D.high:
+            D.sent[i] = S.load[i]
+        if S.load[i] > D.high and S.mig_until[i] <= t:
             _diffuse(t, S, D, i)
 
 
@@ -103,4 +110,5 @@ def _run(S, D):
 
 POLICY = balancing_policy("sender_diffusion", params=DiffusionParams, kernel=_run,
                           make_state=_make_state,
-                          examples=({}, {"high_threshold": 1, "which": "oldest", "interval": 1}))
+                          examples=({}, {"high_threshold": 1, "which": "oldest", "interval": 1,
+                                    "exchange": "periodic"}))
