@@ -37,3 +37,35 @@ def _owners(tasks):
         if tasks.parent[k] >= 0:
             owner[k] = owner[tasks.parent[k]]
     return owner
+
+
+def _ring(pes):
+    return [[min(abs(i - j), pes - abs(i - j)) for j in range(pes)] for i in range(pes)]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("bus", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_central_dispatcher_matches_the_naive_reference(seed, bus):
+    """Messages, delays, CPU overhead, the shared medium and migrations, task by task.
+
+    Costs are binary fractions (latency 0.5, overhead 0.25, transfer 0.5) so that
+    the overhead sums are exact in any order of addition.
+    """
+    pes = 5
+    tasks = small_tasks(seed, pes, tasks=120, scenario="asymmetric")
+    costs = {"latency": 0.5, "overhead": 0.25, "task_transfer": 0.5, "cpu_overhead": True}
+    topology = "workstations" if bus else "ring"
+    machine = machine_of(system(topology, pes=pes, **costs))
+    policy = FAMILY.policies["central_dispatcher"]
+    params = policy.make_params({"dispatcher": 2})
+    sim = make_sim(machine, tasks)
+    policy.hooks.kernel(sim, policy.hooks.make_state(machine, tasks, params))
+    dist = [[int(x) for x in row] for row in machine.dist] if bus else _ring(pes)
+    finish, sent, transfers, migrated, idle = naive.central_dispatcher(
+        (tasks.life.tolist(), tasks.parent.tolist(), tasks.spawn_age.tolist(), tasks.home.tolist(),
+         tasks.release.tolist()), dist, dispatcher=2, bus=bus)
+    assert migrated > 0
+    assert sim.finish.tolist() == finish
+    assert (sim.messages[0], sim.migrations[0], sim.migrated[0]) == (sent, transfers, migrated)
+    assert sim.idle.tolist() == idle
