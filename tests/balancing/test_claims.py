@@ -13,11 +13,30 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sweep.families.balancing._machine import machine_of
+from sweep.families.balancing._simulate import run_policy
+from sweep.families.balancing._tasks import draw_tasks, workload_of
 from tests.balancing._util import FAMILY, TOPOLOGIES, point, system, workload
 
 SCENARIOS = {"table2": "symmetric", "table3": "asymmetric", "table4": "arrivals"}
 POLICIES = ("gradient", "sender_diffusion", "central_dispatcher", "rate_of_change")
 REPLICATIONS = 4
+
+
+def _np_of_cell(scenario: str, topology: str) -> dict[str, float]:
+    """Mean NP of every policy, the no-balancing run shared (the same NP as ``simulate``'s)."""
+    machine = machine_of(system(topology))
+    values: dict[str, list[float]] = {policy: [] for policy in POLICIES}
+    for r in range(REPLICATIONS):
+        tasks = draw_tasks(workload_of(workload(scenario)), machine.pes, np.random.default_rng(1000 + r))
+        base = FAMILY.policies["no_balancing"]
+        t_nolb = run_policy(base, base.make_params({}), machine, tasks)[0].makespan[0]
+        t_opt = tasks.total_work / machine.pes
+        for name in POLICIES:
+            policy = FAMILY.policies[name]
+            t_bal = run_policy(policy, policy.make_params({}), machine, tasks)[0].makespan[0]
+            values[name].append((t_nolb - t_bal) / (t_nolb - t_opt))
+    return {name: float(np.mean(v)) for name, v in values.items()}
 
 
 @pytest.fixture(scope="module")
@@ -27,16 +46,21 @@ def np_cells() -> dict[str, dict[tuple[str, str], float]]:
     for table, scenario in SCENARIOS.items():
         cells[table] = {}
         for topology in TOPOLOGIES:
-            for policy in POLICIES:
-                p = point(policy, system(topology), workload(scenario))
-                values = [FAMILY.simulate(p, np.random.default_rng(1000 + r)).summary[
-                    "normalized_performance"] for r in range(REPLICATIONS)]
-                cells[table][policy, topology] = float(np.mean(values))
+            for policy, value in _np_of_cell(scenario, topology).items():
+                cells[table][policy, topology] = value
     return cells
 
 
 def _show(cells: dict[tuple[str, str], float]) -> str:
     return "; ".join(f"{p}/{t}={v:.2f}" for (p, t), v in sorted(cells.items()))
+
+
+def test_cells_agree_with_simulate(np_cells):
+    """The shared no-balancing run gives the NP that ``Family.simulate`` reports."""
+    values = [FAMILY.simulate(point("rate_of_change", system("hypercube"), workload("asymmetric")),
+                              np.random.default_rng(1000 + r)).summary["normalized_performance"]
+              for r in range(REPLICATIONS)]
+    assert np.mean(values) == pytest.approx(np_cells["table3"]["rate_of_change", "hypercube"], rel=1e-12)
 
 
 @pytest.mark.parametrize("table", list(SCENARIOS))
