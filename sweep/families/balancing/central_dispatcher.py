@@ -18,7 +18,14 @@ table (lowest number among equals); if ``table[m] − table[r] >= 2`` it orders
 ``m`` sends ``min(k, load − 1)`` tasks with a note, or a note that it had
 none; ``r``'s request ends with the note, or with a decision of zero tasks.
 
-RECONSTRUCTED (docs/ipg00-balancing.md): ``dispatcher`` = PE 0,
+``service`` > 0 makes the dispatcher a single server: the state messages and
+requests it receives wait in one FIFO queue (a PE's newer state replaces its
+older one still queued) and each takes ``service`` slices of the dispatcher
+PE's CPU (the centralised bottleneck of §1.2); 0, the
+default, handles every message as it arrives at the cost of the ordinary
+per-message overhead only.
+
+RECONSTRUCTED (docs/ipg00-balancing.md): ``dispatcher`` = PE 0, ``service`` = 0,
 ``low_threshold`` = 1 task, the halving rule for ``k``, and which tasks move
 (``youngest`` by CPU age; ``oldest`` as option).
 """
@@ -49,15 +56,23 @@ class DispatcherParams:
     dispatcher: int = param(0, ge=0, doc="PE number of the central dispatcher")
     low_threshold: int = param(1, ge=0, doc="a PE at or below this load requests tasks")
     which: str = param("youngest", choices=("oldest", "youngest"), doc="tasks moved, by CPU age")
+    service: float = param(0.0, ge=0, unit="slices",
+                           doc="dispatcher CPU per state message or request, served FIFO (0: none)")
 
 
-DispatcherState = namedtuple("DispatcherState", ["d", "low", "oldest", "table", "reported", "pending"])
+DispatcherState = namedtuple("DispatcherState", ["d", "low", "oldest", "service", "table", "reported",
+                                                 "pending", "q_kind", "q_src", "q_a", "q_head", "q_tail",
+                                                 "q_slot", "free"])
 
 
 def _make_state(machine: Machine, tasks: TaskSet, prm: DispatcherParams) -> DispatcherState:
     p = machine.pes
-    return DispatcherState(prm.dispatcher, prm.low_threshold, int(prm.which == "oldest"),
-                           np.zeros(p, np.int64), np.full(p, -1, np.int64), np.zeros(p, np.int64))
+    cap = 2 * p + 2  # at most one state (the newest) and one request queued per PE
+    return DispatcherState(prm.dispatcher, prm.low_threshold, int(prm.which == "oldest"), prm.service,
+                           np.zeros(p, np.int64), np.full(p, -1, np.int64), np.zeros(p, np.int64),
+                           np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
+                           np.zeros(1, np.int64), np.zeros(1, np.int64), np.full(p, -1, np.int64),
+                           np.zeros(1))
 
 
 def _check(machine: Machine, prm: Any) -> None:
@@ -99,7 +114,45 @@ def _decide(t, S, C, r):
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
+def _handle(t, S, C, kind, src, a):
+    """The dispatcher handles a state message or a request."""
+    if kind == STATE:
+        C.table[src] = a
+    else:
+        _decide(t, S, C, src)
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def _enqueue(C, kind, src, a):
+    """Queue a message for the dispatcher; a PE's newer state replaces its state still queued."""
+    cap = C.q_kind.shape[0]
+    if kind == STATE and C.q_slot[src] >= C.q_head[0]:
+        C.q_a[C.q_slot[src] % cap] = a
+        return
+    x = C.q_tail[0] % cap
+    C.q_kind[x], C.q_src[x], C.q_a[x] = kind, src, a
+    if kind == STATE:
+        C.q_slot[src] = C.q_tail[0]
+    C.q_tail[0] += 1
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def _serve_queue(t, S, C):
+    """With ``service`` > 0: handle queued messages while the dispatcher is free at ``t``."""
+    cap = C.q_kind.shape[0]
+    while C.q_head[0] < C.q_tail[0] and C.free[0] <= t:
+        x = C.q_head[0] % cap
+        C.q_head[0] += 1
+        C.free[0] = max(C.free[0], float(t)) + C.service
+        if S.cpu == 1:
+            S.debt[C.d] += C.service
+        _handle(t, S, C, C.q_kind[x], C.q_src[x], C.q_a[x])
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
 def _tick(t, S, C):
+    if C.service > 0.0:
+        _serve_queue(t, S, C)
     for i in range(S.P):
         load = S.load[i]
         if load != C.reported[i]:
@@ -119,10 +172,11 @@ def _tick(t, S, C):
 
 @numba.njit(cache=True, **NO_REFCOUNT)
 def _receive(t, S, C, src, dst, kind, a, b, c):
-    if kind == STATE:
-        C.table[src] = a
-    elif kind == REQUEST:
-        _decide(t, S, C, src)
+    if kind in (STATE, REQUEST):
+        if C.service > 0.0:
+            _enqueue(C, kind, src, a)
+        else:
+            _handle(t, S, C, kind, src, a)
     elif kind == ORDER:
         _order(t, S, C, dst, a, b)
     elif kind == DECISION:
@@ -139,4 +193,5 @@ def _run(S, C):
 
 POLICY = balancing_policy("central_dispatcher", params=DispatcherParams, kernel=_run,
                           make_state=_make_state, check=_check,
-                          examples=({}, {"dispatcher": 3, "which": "oldest", "low_threshold": 0}))
+                          examples=({}, {"dispatcher": 3, "which": "oldest", "low_threshold": 0},
+                                    {"service": 0.5}))
