@@ -6,7 +6,7 @@ the tasks and the paired no-balancing run included), best and median of
 ``--repeat`` after a warm-up call that compiles or loads the kernel.
 
 ``presets``: the three table presets (``ipg00_table2..4``, 4 policies × 4
-topologies × 10 replications each) end to end through ``sweep.run`` on the
+topologies × 30 replications each) end to end through ``sweep.run`` on the
 serial backend: seconds each and together (target: 3 minutes together).
 
     python benchmarks/bench_balancing.py [runs|presets ...] [--repeat 5] [--scenario symmetric]

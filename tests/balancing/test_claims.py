@@ -3,7 +3,7 @@
 Every cell (scenario × topology × policy) is run at the paper's size, 32,000
 tasks on 16 PEs, over :data:`REPLICATIONS` replications with fixed seeds, NP
 paired with a no-balancing run of the same tasks. The presets
-``ipg00_table2..4`` run the same cells with 10 replications. Where the model
+``ipg00_table2..4`` run the same cells with 30 replications. Where the model
 disagrees with the paper the test is a strict expected failure whose reason
 gives the measured values and the cause.
 """
