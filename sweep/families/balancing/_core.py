@@ -31,6 +31,10 @@ earliest, so it is handled at the next slice. Tasks in transit belong to no
 PE (they neither run nor count in any load). A PE's *load* is the number of
 tasks in its queue, the running one included.
 
+The message pool is bounded because every policy keeps at most one
+broadcast and one transfer or request chain in flight per PE; a run that
+overflows it stops with an error rather than growing.
+
 Work conservation is checked in every run: a task finishing twice, or the
 slices executed not summing to the total work, is an error (``err``), and the
 wrapper raises.
@@ -106,7 +110,7 @@ def make_sim(machine: Machine, tasks: TaskSet) -> Sim:
     ptr, child, child_age = _children(tasks)
     roots = np.flatnonzero(tasks.parent < 0)
     roots = roots[np.argsort(tasks.release[roots], kind="stable")].astype(np.int64)
-    cap = 8 * p * p + 1024
+    cap = 2 * p * (int(np.diff(machine.nbr_ptr).max(initial=0)) + 2) + 1024  # bounded: module docstring
     t_max = 20 * (tasks.total_work + int(tasks.release.max(initial=0))) + 100_000
     pool = [np.zeros(cap, dtype=np.int64) for _ in range(15)]
     return Sim(
