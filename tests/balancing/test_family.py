@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -103,3 +105,11 @@ def test_same_tasks_for_every_topology_and_policy():
         s = FAMILY.simulate(point(name, system("hypercube")), np.random.default_rng(5)).summary
         seen.add((s["makespan_no_balancing"], s["total_work"]))
     assert len(seen) == 1
+
+
+def test_the_load_axis_is_ignored():
+    """The family docstring: the engine's load has no meaning here (the same rng, the same run)."""
+    p = point("rate_of_change", system("hypercube"), workload("asymmetric", tasks=2000, roots=40))
+    low = FAMILY.simulate(p, np.random.default_rng(9)).summary
+    high = FAMILY.simulate(dataclasses.replace(p, load=1.5), np.random.default_rng(9)).summary
+    assert low["makespan"] == high["makespan"] and low["messages"] == high["messages"]
