@@ -38,8 +38,10 @@ Readings of ambiguities, each with its alternative as an option:
 - ``critical_rule``: "falls below CT" with CT = 0 would never fire; the default
   reads it as *at or below* (an idle PE always requests), ``below`` is literal.
 - ``table_order``: "the first entry" is the most recently confirmed source
-  (``recent``) or the nearest one in hops (``nearest``); ties go to the lower
-  PE number.
+  (``recent``) or the nearest one in hops (``nearest``, then the most recent);
+  entries made at the same time (the allocator enters all its PEs at once)
+  are ordered from PE ``i + 1`` round the machine, so that the PEs do not all
+  ask the same source first (a RECONSTRUCTION).
 - With an empty source table a requester probes the PEs in turn
   (``i+1, i+2, ...``), a RECONSTRUCTION (the paper does not say).
 - ND (§3.2.1: the time from a request to the reception of load) starts at
@@ -136,19 +138,23 @@ def _make_state(machine: Machine, tasks: TaskSet, prm: RocParams) -> RocState:
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
+def _before(S, R, i, j, best):
+    """Whether source ``j`` precedes ``best`` in PE ``i``'s table (module docstring, Where)."""
+    if R.nearest == 1 and S.dist[i, j] != S.dist[i, best]:
+        return S.dist[i, j] < S.dist[i, best]
+    if R.src_time[i, j] != R.src_time[i, best]:
+        return R.src_time[i, j] > R.src_time[i, best]
+    return (j - i) % S.P < (best - i) % S.P
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
 def first_source(S, R, i, not1, not2):
     """The first entry of PE ``i``'s source table, skipping ``i``, ``not1``, ``not2``; -1 if none."""
     best = -1
     for j in range(S.P):
         if j in (i, not1, not2) or R.src_time[i, j] < 0:
             continue
-        if best < 0:
-            best = j
-        elif R.nearest == 1:
-            dj, db = S.dist[i, j], S.dist[i, best]
-            if dj < db or (dj == db and R.src_time[i, j] > R.src_time[i, best]):
-                best = j
-        elif R.src_time[i, j] > R.src_time[i, best]:
+        if best < 0 or _before(S, R, i, j, best):
             best = j
     return best
 
