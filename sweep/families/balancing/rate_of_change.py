@@ -11,7 +11,9 @@ When (§3.2.1)
     ``PL < 0``. Exceptions: a PE whose load is at or above HT never requests
     (it is a *source*); a PE whose load falls below CT requests whatever PL
     says; a PE with a request pending never sends another until load arrives
-    or the request comes back unfulfilled. A PE at or below LT is a *sink*.
+    or the request comes back unfulfilled. A PE at or below LT is a *sink*
+    (§3.2 names the state; none of its rules acts on LT, so here LT only
+    bounds CT from above).
 Where (§3.2.2)
     Each PE keeps a source table and a sink table. The static allocator's
     mappings update them: whenever tasks are placed on PE ``j`` (time 0, and
@@ -24,7 +26,8 @@ Where (§3.2.2)
     source of its own table (not the requester, not the PE it came from), a
     hop count travelling with it; after ``max_forwards`` forwards, or with no
     source known, it goes back to the requester unfulfilled, which then drops
-    the PE it asked from its table.
+    the PE it asked from its table. The sink table is kept as described; no
+    rule of §3.2 reads it.
 How many (§3.2.3)
     The request asks for ``ceil(|PL|)`` tasks (at least one). A PE serves it
     only if its load is above HT, sending the tasks above HT up to the amount.
