@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,8 +51,8 @@ class Spec:
     def describe(self, default: Any) -> str:
         """The allowed values in words, e.g. ``a number of seconds > 0``."""
         if self.nullable:
-            return "null or " + Spec(self.ge, self.gt, self.le, self.lt, self.choices, self.unit,
-                                     self.finite).describe(0.0 if default is None else default)
+            return "null or " + dataclasses.replace(self, nullable=False).describe(
+                0.0 if default is None else default)
         if self.choices is not None:
             return "one of " + ", ".join(map(str, self.choices))
         if isinstance(default, bool):
@@ -73,9 +74,10 @@ class Spec:
     def allows(self, value: Any, default: Any) -> bool:
         """Whether ``value`` has the default's type (an int is a float) and lies in range.
 
-        A nullable parameter whose default is ``None`` takes numbers (or ``choices``).
+        A nullable parameter, or one whose default is ``None``, also takes ``None``;
+        with a ``None`` default the type is that of :func:`sample` of the annotation.
         """
-        if self.nullable and value is None:
+        if value is None and (self.nullable or default is None):
             return True
         if default is None:
             default = 0.0
@@ -126,6 +128,7 @@ def check_params(cls: type, config: Mapping[str, Any], *, section: str, owner: s
     names what has no such option (``policy 'eqs'``).
     """
     fields = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
     unknown = sorted(set(config) - set(fields) - set(ignore))
     if unknown:
         allowed = ", ".join(sorted(fields)) or "none"
@@ -135,16 +138,27 @@ def check_params(cls: type, config: Mapping[str, Any], *, section: str, owner: s
         if name not in config:
             continue
         value, spec = config[name], _spec(f)
-        if not spec.allows(value, f.default):
-            raise ValueError(f"{section}.{name} must be {spec.describe(f.default)}, got {value!r}")
-        if value is None:
-            pass
-        elif isinstance(f.default, float) or f.default is None:
+        if value is None and (f.default is None or spec.nullable):
+            values[name] = None
+            continue
+        default = f.default if f.default is not None else sample(hints.get(name))
+        if not spec.allows(value, default):
+            nullable = dataclasses.replace(spec, nullable=spec.nullable or f.default is None)
+            raise ValueError(f"{section}.{name} must be {nullable.describe(default)}, got {value!r}")
+        if isinstance(default, float):
             value = float(value)
-        elif isinstance(f.default, int) and not isinstance(f.default, bool):
+        elif isinstance(default, int) and not isinstance(default, bool):
             value = int(value)
         values[name] = value
     return cls(**values)
+
+
+def sample(annotation: Any) -> Any:
+    """A value of the annotation's scalar type (``int | None`` -> 0), to type a ``None`` default."""
+    for kind, value in ((bool, False), (int, 0), (float, 0.0), (str, "")):
+        if annotation is kind or kind in typing.get_args(annotation):
+            return value
+    return None
 
 
 def params_doc(cls: type) -> list[tuple[str, Any, str, str]]:
