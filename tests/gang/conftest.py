@@ -29,7 +29,7 @@ def run(policy: str, jobs: dict, processors: int, ticks: int, slices: int, *,
     m = machine(processors, ticks, slices)
     params = FAMILY.policies[policy].make_params(example or {})
     fpar, ipar = SIM.kernel_parameters(params, workload or {}, m, 10**6, deterministic)
-    pool = np.random.default_rng(0).random(1 << 10) if pool is None else pool
+    pool = SIM.draw_pool(np.random.default_rng(0), 1 << 10) if pool is None else pool
     cls = np.asarray(jobs.get("cls", np.zeros(len(jobs["arrival"]), np.int64)), np.int64)
     result = SIM.run_kernel(policy, params, np.asarray(jobs["arrival"]), np.asarray(jobs["width"]),
                             np.asarray(jobs["work"]), cls, fpar, ipar, m.report_ticks, processors,

@@ -66,7 +66,7 @@ def test_empty_slots_gang():
     result, _, _ = run("gang", EXAMPLE_1, 4, 2, 4)
     assert _diagram(result, 2) == ["AA BB AA ..", "AA BB AA ..", "AA .. AA ..", "CC .. .. .."]
     assert list(result.jobs.end) == [6, 4, 2]
-    assert list(result.out[-1]) == [14, 14, 18]  # idle, empty-slot, busy PE-ticks
+    assert list(result.out[-1]) == [14, 14, 18, 24, 6]  # idle, empty, busy, in periods, idle in them
 
 
 @pytest.mark.kernel
@@ -74,7 +74,7 @@ def test_empty_slots_concurrent_gang():
     result, _, _ = run("concurrent_gang", EXAMPLE_1, 4, 2, 4)
     assert _diagram(result, 2) == ["AA BB AA ..", "AA BB AA ..", "AA AA .. ..", "CC .. .. .."]
     assert list(result.jobs.end) == [6, 4, 2]
-    assert list(result.out[-1]) == [14, 14, 18]
+    assert list(result.out[-1]) == [14, 14, 18, 24, 6]
 
 
 EXAMPLE_2 = {"arrival": [0, 0], "width": [2, 2], "work": [4, 4], "cls": [IO, IO]}

@@ -36,7 +36,8 @@ def test_small_random_cases_match_the_naive_reference(policy, example):
     for case in range(60):
         P, K, jobs, workload = _random_case(rng)
         deterministic = bool(case % 3 == 0)
-        pool = rng.random(1 << 8)
+        u = rng.random(1 << 8)
+        pool = np.column_stack([u, -np.log1p(-u)])
         slices = 60
         got, fpar, ipar = run(policy, jobs, P, K, slices, example=params, workload=workload,
                               deterministic=deterministic, pool=pool)
@@ -51,4 +52,5 @@ def test_small_random_cases_match_the_naive_reference(policy, example):
         np.testing.assert_array_equal(got.rec, np.array(want["trace"]), err_msg=label)
         np.testing.assert_array_equal(got.jobs.start, want["start"], err_msg=label)
         np.testing.assert_array_equal(got.jobs.end, want["end"], err_msg=label)
-        assert tuple(got.out[-1]) == (want["idle"], want["empty"], want["busy"]), label
+        assert tuple(got.out[-1]) == (want["idle"], want["empty"], want["busy"], want["held"],
+                                      want["held_idle"]), label

@@ -5,8 +5,9 @@ tasks whose I/O ends or whose barrier opens now, let every PE decide what it
 runs, then run what was decided and collect what happens (blocks, barrier
 arrivals, completions). Barrier releases and I/O completions are explicit
 lists of wake-up ticks, not the kernel's generation counters and lazy state
-checks; nothing is imported from ``sweep.families.gang`` except the pool of
-random numbers, read here with its own copy of the documented hash.
+checks; nothing is imported from ``sweep.families.gang``. The pool of random
+numbers (rows of ``U`` and ``−log(1 − U)``) is read with a copy of the
+documented hash.
 """
 
 from __future__ import annotations
@@ -23,21 +24,21 @@ def _mix(z):
     return z ^ (z >> 31)
 
 
-def _uniform(pool, task, count):
+def _row(pool, task, count):
     key = (task * 0x9E3779B97F4A7C15 + count) & M64
-    return float(pool[_mix(key) & (len(pool) - 1)])
+    return pool[_mix(key) & (len(pool) - 1)]
 
 
 def _length(pool, task, count, mean, deterministic):
     if deterministic:
         return max(1, round(mean))
-    return max(1, math.ceil(-math.log1p(-_uniform(pool, task, count)) * mean))
+    return max(1, math.ceil(float(_row(pool, task, count)[1]) * mean))
 
 
 def _phase(pool, task, count, mean, imbalance, deterministic):
     if deterministic:
         return max(1, round(mean))
-    u = _uniform(pool, task, count)
+    u = float(_row(pool, task, count)[0])
     return max(1, round(mean * (1.0 + imbalance * (2.0 * u - 1.0))))
 
 
@@ -99,7 +100,7 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
     wake = {}  # tick -> tasks that become ready then
     matrix, cur, changed, seen = [], 0, False, 0
     rr = [0] * P
-    trace, idle, empty, busy = [], 0, 0, 0
+    trace, idle, empty, busy, held, held_idle = [], 0, 0, 0, 0, 0
     for s in range(slices):
         if cur == 0:
             while seen < len(jobs) and jobs[seen]["arrival"] <= s * K:
@@ -110,6 +111,7 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
                 matrix = _pack(active, P, par["best_fit"])
                 changed = False
         row = matrix[cur] if matrix else [None] * P
+        idle_before = idle
         picked = [None] * P
         observed = [[0, 0, 0] for _ in range(P)]
         for k in range(K):
@@ -183,6 +185,9 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
                         y.draws += 1
                         wake.setdefault(t + 1, []).append(y)
                     job["barrier"] = []
+        if matrix:
+            held += P * K
+            held_idle += idle - idle_before
         for p in range(P):
             own = row[p]
             run, io, sync = observed[p]
@@ -193,4 +198,4 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
                 own.util += (run / K - own.util) / 5
         cur = cur + 1 if cur + 1 < len(matrix) else 0
     return {"trace": trace, "start": [j["start"] for j in jobs], "end": [j["end"] for j in jobs],
-            "idle": idle, "empty": empty, "busy": busy}
+            "idle": idle, "empty": empty, "busy": busy, "held": held, "held_idle": held_idle}

@@ -28,8 +28,9 @@ of its job still running has reached it. Every effect of a tick on another
 PE (a barrier released) takes effect at the next tick, so the order in which
 the PEs are visited within a tick changes nothing.
 
-Burst, wait and phase lengths come from a pool of uniforms drawn in numpy
-before the run, indexed by a hash of (task, draw count): the k-th burst of a
+Burst, wait and phase lengths come from a pool of uniforms ``U`` (column 0)
+and of ``−log(1 − U)`` (column 1) drawn in numpy before the run, its row
+picked by a hash of (task, draw count): the k-th burst of a
 task is the same under every policy (common random numbers), and nothing is
 drawn inside the loop. ``DETERMINISTIC`` makes every length its mean
 (hand-worked schedules).
@@ -67,7 +68,8 @@ FUZZY, ISPAN = 0, 1
 #: averaged over its last ISPAN_CYCLES slots, is below ISPAN_THRESHOLD.
 ISPAN_CYCLES, ISPAN_THRESHOLD = 5, 0.5
 # ``out`` columns, one row per report time.
-O_IDLE, O_EMPTY, O_BUSY = range(3)
+O_IDLE, O_EMPTY, O_BUSY, O_HELD, O_HELD_IDLE = range(5)
+N_OUT = 5
 # ``ist``: integer results.
 S_STATUS, S_SLICES, S_REBUILDS = range(3)
 RUNNING, OVER_CAP = 0, 1
@@ -102,10 +104,21 @@ def _mix(z):
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
-def uniform(pool, task, count):
-    """The ``count``-th uniform of ``task``: a pool entry picked by a hash of both."""
+def _slot(pool, task, count):
     key = np.uint64(task) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(count)
-    return pool[np.int64(_mix(key) & np.uint64(pool.shape[0] - 1))]
+    return np.int64(_mix(key) & np.uint64(pool.shape[0] - 1))
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def uniform(pool, task, count):
+    """The ``count``-th uniform of ``task``: the pool row picked by a hash of both, column 0."""
+    return pool[_slot(pool, task, count), 0]
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def exponential(pool, task, count):
+    """The ``count``-th standard exponential of ``task``: ``−log(1 − U)`` of the same row."""
+    return pool[_slot(pool, task, count), 1]
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
@@ -113,8 +126,7 @@ def length(pool, task, count, mean, deterministic):
     """A burst or wait of mean ``mean`` ticks: ⌈Exp · mean⌉ ≥ 1, or ``mean`` rounded."""
     if deterministic:
         return max(1, np.int64(np.round(mean)))
-    u = uniform(pool, task, count)
-    return max(1, np.int64(np.ceil(-np.log1p(-u) * mean)))
+    return max(1, np.int64(np.ceil(exponential(pool, task, count) * mean)))
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
@@ -249,7 +261,8 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
     """Run from tick 0 to ``report[-1]`` (a whole number of slices); ``local`` is the hook.
 
     ``report``: ticks (multiples of ``K``) at which the cumulative idle PE-ticks,
-    empty-slot PE-ticks and busy PE-ticks are written to ``out``. ``rec``
+    empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix holds a job
+    and idle PE-ticks among those are written to ``out`` (``O_*``). ``rec``
     (ticks × PEs) receives the task run in each of the first ``rec.shape[0]``
     ticks (−1: idle), ``owner`` (slices × PEs) the slot's task of the first
     slices. ``active`` is work space for the ids of the jobs present.
@@ -268,7 +281,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
     nxt = 0
     count = 0
     changed = False
-    idle, empty, busy = 0, 0, 0
+    idle, empty, busy, held, held_idle = 0, 0, 0, 0, 0
     rep = 0
     status = RUNNING
     rebuilds = 0
@@ -292,6 +305,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                 rebuilds += 1
                 changed = False
         row = cur
+        idle0 = idle
         for p in range(P):
             run[p] = -1
             obs[p, 0] = 0
@@ -330,6 +344,8 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                 if _step(x, t, tasks, jobs, pool, fpar, det):
                     changed = True
         if rows > 0:
+            held += P * K
+            held_idle += idle - idle0
             for p in range(P):
                 g = mat[row, p]
                 if g >= 0:
@@ -342,6 +358,8 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
             out[rep, O_IDLE] = idle
             out[rep, O_EMPTY] = empty
             out[rep, O_BUSY] = busy
+            out[rep, O_HELD] = held
+            out[rep, O_HELD_IDLE] = held_idle
             rep += 1
     ist[S_STATUS] = status
     ist[S_SLICES] = s

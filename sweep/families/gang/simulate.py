@@ -16,8 +16,10 @@ run is a fixed span of simulated time, as in the paper's tables);
 
 Measures at each report time T (the ``time`` dimension): jobs completed by T,
 idle fraction (PE-time in which no task ran, over P·T: the tables' Total Idle
-Time), empty-slot fraction (PE-time in slots of the matrix holding no task:
-the Idling Ratio of §3.3.1), jobs arrived by T. Scalars at the horizon: mean
+Time), idle ratio (the same over the periods only, i.e. while the matrix
+holds a job: the Idling Ratio of §3.3.1, idle slots over the slots of the
+periods), empty-slot fraction (PE-time in slots of the matrix holding no
+task), jobs arrived by T. Scalars at the horizon: mean
 response (arrival to completion) and mean slowdown (response over work per
 task) of the jobs completed, and utilisation (busy PE-time fraction).
 """
@@ -35,8 +37,9 @@ from sweep.families.gang import _core
 from sweep.families.gang._policy import CLASSIFIERS, PACKINGS
 from sweep.families.gang.workload import GangJobs, check_workload, jann_jobs, swf_jobs
 
-#: Uniforms in the pool from which task bursts, waits and phases are read (a power of two).
-POOL = 1 << 16
+#: Rows of the pool from which task bursts, waits and phases are read (a power of two; 64 KB,
+#: so that its random reads stay in cache).
+POOL = 1 << 12
 
 VARIABLES = (
     Variable("jobs_completed", "1", "jobs completed by the report time", ("time",), "int64"),
@@ -44,6 +47,8 @@ VARIABLES = (
              ("time",)),
     Variable("empty_slot_fraction", "1",
              "fraction of PE-time in empty matrix slots, up to the report time", ("time",)),
+    Variable("idle_ratio", "1", "idle fraction of PE-time in periods, i.e. while the matrix holds "
+             "a job (the Idling Ratio of CSSE00 §3.3.1), up to the report time", ("time",)),
     Variable("jobs_arrived", "1", "jobs arrived by the report time", ("time",), "int64"),
     Variable("mean_response", "s", "mean response time of the jobs completed by the horizon"),
     Variable("mean_slowdown", "1", "mean slowdown (response / work per task) of the jobs completed"),
@@ -74,6 +79,12 @@ class Machine:
 
     def to_ticks(self, seconds: float) -> float:
         return seconds * self.ticks / self.slice
+
+
+def draw_pool(rng: np.random.Generator, size: int) -> np.ndarray:
+    """``size`` rows of (U, −log(1 − U)), U uniform: the task draws of one run (``_core``)."""
+    u = rng.random(size)
+    return np.column_stack([u, -np.log1p(-u)])
 
 
 def _int(value: Any, what: str, minimum: int) -> int:
@@ -177,7 +188,7 @@ def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray,
                     for x, j in enumerate(job_of)], np.int64)
     tasks = _core.new_tasks(job_of, left, seg)
     mach = _core.new_machine(processors, max(n, 1))
-    out = np.full((report.size, 3), -1, np.int64)
+    out = np.full((report.size, _core.N_OUT), -1, np.int64)
     ticks = int(ipar[_core.I_TICKS])
     rec = np.full((min(trace_ticks, int(report[-1])), processors), -1, np.int64)
     owner = np.full((rec.shape[0] // ticks, processors), -1, np.int64)
@@ -207,6 +218,9 @@ def summarize(run: Run, jobs: GangJobs, machine: Machine) -> dict[str, Any]:
         "jobs_completed": done_by,
         "idle_fraction": np.where(written, run.out[:, _core.O_IDLE] / pe_ticks, np.nan),
         "empty_slot_fraction": np.where(written, run.out[:, _core.O_EMPTY] / pe_ticks, np.nan),
+        "idle_ratio": np.where(written & (run.out[:, _core.O_HELD] > 0),
+                               run.out[:, _core.O_HELD_IDLE] / np.maximum(run.out[:, _core.O_HELD], 1),
+                               np.nan),
         "jobs_arrived": arrived,
         "mean_response": float(response.mean()) if done.any() else np.nan,
         "mean_slowdown": float((response / jobs.work[done]).mean()) if done.any() else np.nan,
@@ -225,7 +239,7 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
     machine = machine_of(point.system)
     rng_jobs, rng_pool = rng.spawn(2)
     jobs = load_jobs(point, rng_jobs)
-    pool = rng_pool.random(POOL)
+    pool = draw_pool(rng_pool, POOL)
     params = load_families()["gang"].params(point)
     fpar, ipar = kernel_parameters(params, point.workload, machine, int(point.stop.max_in_system))
     arrival = np.ceil(np.round(machine.to_ticks(jobs.arrival), 6)).astype(np.int64)
