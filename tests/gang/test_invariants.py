@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.gang.conftest import FAMILY, job_trace, run
+from tests.gang.conftest import FAMILY, run
 
 CASES = [(name, i) for name, policy in FAMILY.policies.items() for i in range(len(policy.examples))]
 
