@@ -60,8 +60,8 @@ CLASS_NAMES = ("compute", "io", "sync")
 F_ALPHA, F_BETA, F_GAMMA, F_BURST, F_WAIT, F_PHASE, F_IMBALANCE = range(7)
 N_FPAR = 7
 # ``ipar``: integer parameters.
-I_TICKS, I_PACKING, I_CLASSIFIER, I_DETERMINISTIC, I_MAX_JOBS = range(5)
-N_IPAR = 5
+I_TICKS, I_PACKING, I_CLASSIFIER, I_DETERMINISTIC, I_MAX_JOBS, I_TRACE_FROM = range(6)
+N_IPAR = 6
 FIRST_FIT, BEST_FIT = 0, 1
 FUZZY, ISPAN = 0, 1
 #: The ISPAN rule: a task is scheduled locally while its slot utilisation,
@@ -263,9 +263,9 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
     ``report``: ticks (multiples of ``K``) at which the cumulative idle PE-ticks,
     empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix holds a job
     and idle PE-ticks among those are written to ``out`` (``O_*``). ``rec``
-    (ticks × PEs) receives the task run in each of the first ``rec.shape[0]``
-    ticks (−1: idle), ``owner`` (slices × PEs) the slot's task of the first
-    slices. ``active`` is work space for the ids of the jobs present.
+    (ticks × PEs) receives the task run in each of ``rec.shape[0]`` ticks from
+    slice ``ipar[I_TRACE_FROM]`` on (−1: idle), ``owner`` (slices × PEs) the
+    slot's task of the same slices. ``active`` is work space for the ids of the jobs present.
     """
     K = ipar[I_TICKS]
     packing = ipar[I_PACKING]
@@ -276,6 +276,8 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
     n = jobs.arrival.shape[0]
     slices = report[report.shape[0] - 1] // K
     nrec, nown = rec.shape[0], owner.shape[0]
+    s_from = ipar[I_TRACE_FROM]  # first slice recorded
+    t_from = s_from * K
     rows = 0
     cur = 0
     nxt = 0
@@ -311,8 +313,8 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
             obs[p, 0] = 0
             obs[p, 1] = 0
             obs[p, 2] = 0
-            if s < nown:
-                owner[s, p] = mat[row, p] if rows > 0 else -1
+            if 0 <= s - s_from < nown:
+                owner[s - s_from, p] = mat[row, p] if rows > 0 else -1
         for k in range(K):
             t = t0 + k
             for p in range(P):
@@ -335,8 +337,8 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                         run[p] = x
                 else:
                     obs[p, 0] += 1
-                if t < nrec:
-                    rec[t, p] = x
+                if 0 <= t - t_from < nrec:
+                    rec[t - t_from, p] = x
                 if x < 0:
                     idle += 1
                     continue

@@ -27,7 +27,7 @@ from sweep.families.gang._core import eligible_priority, simulate_core
 from sweep.families.gang._policy import ConcurrentGangParams, GangHooks
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@numba.njit(**NO_REFCOUNT)  # not cached: inlines _core's helpers (see _run)
 def _highest_priority(p, t, row, rows, mat, tasks, jobs, rr, pool, fpar, ipar):
     """The ready task of PE ``p``'s column of highest priority; the first from ``rr[p]`` among equals."""
     best = -1
@@ -51,7 +51,9 @@ def _highest_priority(p, t, row, rows, mat, tasks, jobs, rr, pool, fpar, ipar):
     return best
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+# not cached: the family's loop is inlined here, and numba's cache of this file would not notice
+# a change to _core.py (a stale kernel ran the old loop); compiling takes a few seconds a process.
+@numba.njit(**NO_REFCOUNT)
 def _run(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active):
     return simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active,
                          _highest_priority)

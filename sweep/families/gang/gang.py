@@ -23,7 +23,9 @@ def _no_local(p, t, row, rows, mat, tasks, jobs, rr, pool, fpar, ipar):
     return -1
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+# not cached: the family's loop is inlined here, and numba's cache of this file would not notice
+# a change to _core.py (a stale kernel ran the old loop); compiling takes a few seconds a process.
+@numba.njit(**NO_REFCOUNT)
 def _run(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active):
     return simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active,
                          _no_local)

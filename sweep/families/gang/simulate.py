@@ -3,8 +3,9 @@
 ``point.system`` (``conf/system/gang128.yaml``): ``processors`` (P, 128),
 ``slice`` (seconds per slice), ``ticks`` (ticks per slice: the resolution at
 which tasks block and resume), ``times`` (the report times, seconds, whole
-numbers of slices: the ``time`` dimension; the run ends at the last), and
-``trace_slices`` (slices of the trace diagram to keep, 0: none).
+numbers of slices: the ``time`` dimension; the run ends at the last),
+``trace_slices`` (slices of the trace diagram to keep, 0: none) and
+``trace_start`` (the time of the first of them, seconds).
 ``point.workload``: :mod:`sweep.families.gang.workload` (jobs) and the task
 behaviour ``io_burst``, ``io_wait``, ``sync_phase`` (seconds) and
 ``sync_imbalance`` (``_core``). ``point.load`` scales the arrival rate of the
@@ -71,6 +72,7 @@ class Machine:
     ticks: int
     times: tuple[float, ...]
     trace_slices: int
+    trace_start: float = 0.0
 
     @property
     def report_ticks(self) -> np.ndarray:
@@ -109,7 +111,12 @@ def machine_of(system: Mapping[str, Any]) -> Machine:
         if abs(t / q - round(t / q)) > 1e-9 * max(1.0, t / q):
             raise ValueError(f"system.times must be whole numbers of slices ({q} s), got {t}")
     trace = _int(system.get("trace_slices", 0), "system.trace_slices", 0)
-    return Machine(processors, float(q), ticks, tuple(float(t) for t in times), trace)
+    start = system.get("trace_start", 0.0)
+    if isinstance(start, bool) or not isinstance(start, int | float) or not 0 <= start < times[-1] \
+            or abs(start / q - round(start / q)) > 1e-9 * max(1.0, start / q):
+        raise ValueError(f"system.trace_start must be a whole number of slices in [0, {times[-1]}) s, "
+                         f"got {start!r}")
+    return Machine(processors, float(q), ticks, tuple(float(t) for t in times), trace, float(start))
 
 
 def validate(point: Point) -> None:
@@ -151,6 +158,7 @@ def kernel_parameters(params: Any, workload: Mapping[str, Any], machine: Machine
     ipar[_core.I_CLASSIFIER] = CLASSIFIERS.index(getattr(params, "classifier", "fuzzy"))
     ipar[_core.I_DETERMINISTIC] = int(deterministic)
     ipar[_core.I_MAX_JOBS] = max_jobs
+    ipar[_core.I_TRACE_FROM] = round(machine.trace_start / machine.slice)
     return fpar, ipar
 
 
@@ -190,7 +198,8 @@ def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray,
     mach = _core.new_machine(processors, max(n, 1))
     out = np.full((report.size, _core.N_OUT), -1, np.int64)
     ticks = int(ipar[_core.I_TICKS])
-    rec = np.full((min(trace_ticks, int(report[-1])), processors), -1, np.int64)
+    rec = np.full((max(0, min(trace_ticks, int(report[-1]) - int(ipar[_core.I_TRACE_FROM]) * ticks)),
+                   processors), -1, np.int64)
     owner = np.full((rec.shape[0] // ticks, processors), -1, np.int64)
     kernel = load_families()["gang"].policies[policy].hooks.kernel
     slices = kernel(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner,
@@ -269,9 +278,10 @@ def pe_labels(point: Point) -> np.ndarray:
 
 def tick_labels(point: Point) -> np.ndarray:
     machine = machine_of(point.system)
-    return np.arange(machine.trace_slices * machine.ticks) * machine.slice / machine.ticks
+    ticks = np.arange(machine.trace_slices * machine.ticks)
+    return machine.trace_start + ticks * machine.slice / machine.ticks
 
 
 def slice_labels(point: Point) -> np.ndarray:
     machine = machine_of(point.system)
-    return np.arange(machine.trace_slices) * machine.slice
+    return machine.trace_start + np.arange(machine.trace_slices) * machine.slice
