@@ -183,7 +183,7 @@ def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray,
     width = np.asarray(width, np.int64)
     if n and width.max() > processors:
         raise ValueError(f"a job of {width.max()} tasks is wider than the machine ({processors} PEs)")
-    first = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64)
+    first = (np.cumsum(width) - width).astype(np.int64)
     jobs = _core.Jobs(arrival=np.asarray(arrival, np.int64), width=width,
                       work=np.asarray(work, np.int64), cls=np.asarray(cls, np.int64), first=first,
                       alive=width.copy(), waiting=np.zeros(n, np.int64), gen=np.zeros(n, np.int64),
@@ -209,6 +209,8 @@ def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray,
 
 def _job_of_task(run: Run, trace: np.ndarray) -> np.ndarray:
     job_of = np.repeat(np.arange(run.jobs.width.size), run.jobs.width)
+    if job_of.size == 0:
+        return np.full(trace.shape, -1, np.int64)
     return np.where(trace >= 0, job_of[np.maximum(trace, 0)], -1)
 
 
