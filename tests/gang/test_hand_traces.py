@@ -15,7 +15,8 @@ slot task is done and its column holds nothing else: idle. Slice 3: empty
 machine. Gang and Concurrent Gang: ends A 6, B 4, C 2; 14 idle PE-ticks and
 the same matrix, so 14 PE-ticks of empty slots; under Concurrent Gang PE 2
 works in the empty slot of slice 1 and idles in its full slot of slice 2
-(its slot task is done).
+(its slot task is done). Slices 0–2 are periods (the matrix holds a job):
+24 PE-ticks, 6 of them idle under both policies; slice 3 is not.
 
 **2. I/O jobs** (P = 2, K = 4; bursts 1 tick, I/O waits 2 ticks). A and B,
 2 tasks and 4 ticks of work each, at 0: row 0 = A A, row 1 = B B. A task

@@ -17,7 +17,10 @@ variation of the run time, matched by a two-phase hyperexponential with
 balanced means (:data:`CTC_RANGES`), capped at ``runtime_cap``. Arrivals are
 one renewal stream (exponential, or hyperexponential with
 ``interarrival_scv`` > 1) whose rate makes the offered load
-``λ·E[width·work] / P`` equal the grid's ``load``.
+``λ·E[width·work] / P`` equal the grid's ``load``; ``initial_jobs`` more jobs
+(drawn alike) are present at time 0, so that the machine starts loaded
+(a reconstruction: the paper's idle times at 5,000 s need a machine already
+multiprogrammed).
 
 ``kind: swf`` — an SWF log (``path``): arrival = submit time from the first
 job of the window (``start`` seconds into the log), width = requested
@@ -135,7 +138,8 @@ def jann_jobs(workload: Mapping[str, Any], processors: int, load: float, horizon
     while arrival.size == 0 or arrival[-1] < horizon:  # draw in blocks until past the horizon
         block = np.cumsum(_draw_h2(rng_arrival, mean_gap, scv, 256))
         arrival = np.concatenate([arrival, block + (arrival[-1] if arrival.size else 0.0)])
-    arrival = arrival[arrival < horizon]
+    initial = int(workload.get("initial_jobs", 0))
+    arrival = np.concatenate([np.zeros(initial), arrival[arrival < horizon]])
     count = arrival.size
     weights = np.array([row[0] for row in CTC_RANGES])
     k = rng_size.choice(len(RANGES), size=count, p=weights / weights.sum())
@@ -201,6 +205,9 @@ def check_workload(workload: Mapping[str, Any], processors: int) -> None:
         raise ValueError(f"workload.sync_imbalance must be a number in [0, 1], got {imbalance!r}")
     if kind == "jann":
         _positive(workload, "runtime_cap", 72000.0)
+        initial = workload.get("initial_jobs", 0)
+        if isinstance(initial, bool) or not isinstance(initial, int) or initial < 0:
+            raise ValueError(f"workload.initial_jobs must be an integer >= 0, got {initial!r}")
         scv = workload.get("interarrival_scv", 1.0)
         if isinstance(scv, bool) or not isinstance(scv, int | float) or not 1 <= scv < np.inf:
             raise ValueError(f"workload.interarrival_scv must be a number >= 1, got {scv!r}")
