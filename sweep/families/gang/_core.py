@@ -73,8 +73,10 @@ N_OUT = 5
 # ``ist``: integer results.
 S_STATUS, S_SLICES, S_REBUILDS = range(3)
 RUNNING, OVER_CAP = 0, 1
+#: A tick beyond any run.
+NEVER = np.iinfo(np.int64).max
 
-Jobs = namedtuple("Jobs", "arrival width work cls first alive waiting gen release start end")
+Jobs = namedtuple("Jobs", "arrival width work cls first alive waiting gen release start end opened")
 Tasks = namedtuple("Tasks", "job left seg ready_at state gen draws lam_io lam_comp util")
 
 
@@ -85,13 +87,14 @@ def new_tasks(job: np.ndarray, left: np.ndarray, seg: np.ndarray) -> Tasks:
                  state=np.zeros(count, np.int64), gen=np.zeros(count, np.int64),
                  draws=np.ones(count, np.int64), lam_io=np.zeros(count), lam_comp=np.ones(count),
                  util=np.ones(count))
-Machine = namedtuple("Machine", "mat free run rr obs ist")
+Machine = namedtuple("Machine", "mat free run rr skip seen obs ist")
 
 
 def new_machine(processors: int, rows: int) -> Machine:
     """An empty machine of ``processors`` PEs with room for ``rows`` matrix rows."""
     return Machine(mat=np.full((rows, processors), -1, np.int64), free=np.zeros(rows, np.int64),
                    run=np.full(processors, -1, np.int64), rr=np.zeros(processors, np.int64),
+                   skip=np.zeros(processors, np.int64), seen=np.zeros(processors, np.int64),
                    obs=np.zeros((processors, 3), np.int64), ist=np.zeros(3, np.int64))
 
 
@@ -149,7 +152,7 @@ def first_segment(cls, work, pool, task, fpar, deterministic):
 
 
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)
-def _status(x, t, tasks, jobs, pool, fpar, deterministic):
+def task_status(x, t, tasks, jobs, pool, fpar, deterministic):
     """Task ``x``'s state at tick ``t``; an I/O or barrier wait that is over becomes READY."""
     st = tasks.state[x]
     if st == IO and tasks.ready_at[x] <= t:
@@ -168,6 +171,7 @@ def _status(x, t, tasks, jobs, pool, fpar, deterministic):
 
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)
 def _release(j, t, jobs):
+    jobs.opened[0] += 1  # barriers opened so far (local schedulers' idle caches check it)
     jobs.gen[j] += 1
     jobs.release[j] = t + 1
     jobs.waiting[j] = 0
@@ -310,6 +314,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
         idle0 = idle
         for p in range(P):
             run[p] = -1
+            mach.skip[p] = 0
             obs[p, 0] = 0
             obs[p, 1] = 0
             obs[p, 2] = 0
@@ -321,7 +326,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                 g = mat[row, p] if rows > 0 else -1
                 x = -1
                 if g >= 0:
-                    st = _status(g, t, tasks, jobs, pool, fpar, det)
+                    st = task_status(g, t, tasks, jobs, pool, fpar, det)
                     if st == READY:
                         x = g
                     elif st != DONE:
@@ -330,10 +335,10 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                     empty += 1
                 if x < 0:
                     c = run[p]
-                    if c >= 0 and _status(c, t, tasks, jobs, pool, fpar, det) == READY:
+                    if c >= 0 and task_status(c, t, tasks, jobs, pool, fpar, det) == READY:
                         x = c
                     else:
-                        x = local(p, t, row, rows, mat, tasks, jobs, mach.rr, pool, fpar, ipar)
+                        x = local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
                         run[p] = x
                 else:
                     obs[p, 0] += 1
@@ -370,6 +375,24 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
 
 
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def wake_tick(x, t, tasks, jobs):
+    """The tick at which blocked task ``x`` will be ready, as far as known at ``t``.
+
+    An I/O wait ends at ``ready_at``; an opened barrier at its ``release``; a
+    closed barrier at an unknown tick (a large number: the caller also watches
+    ``jobs.opened``); a finished task never.
+    """
+    st = tasks.state[x]
+    if st == IO:
+        return tasks.ready_at[x]
+    if st == BARRIER:
+        j = tasks.job[x]
+        if jobs.gen[j] > tasks.gen[x]:
+            return jobs.release[j]
+    return NEVER
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
 def eligible_priority(x, t, tasks, jobs, pool, fpar, ipar):
     """Task ``x``'s local priority if it is ready and may run uncoordinated, else −1.
 
@@ -377,8 +400,14 @@ def eligible_priority(x, t, tasks, jobs, pool, fpar, ipar):
     ``ISPAN`` (Silva & Scherson 1999): 1 when its slot utilisation, averaged
     over its last slots, is below one half (all such tasks equal: round robin).
     """
-    if _status(x, t, tasks, jobs, pool, fpar, ipar[I_DETERMINISTIC] != 0) != READY:
+    if task_status(x, t, tasks, jobs, pool, fpar, ipar[I_DETERMINISTIC] != 0) != READY:
         return -1.0
+    return local_priority(x, tasks, fpar, ipar)
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def local_priority(x, tasks, fpar, ipar):
+    """Task ``x``'s priority for the local scheduler from its grades, −1 below the floor."""
     if ipar[I_CLASSIFIER] == ISPAN:
         return 1.0 if tasks.util[x] < ISPAN_THRESHOLD else -1.0
     pr = max(fpar[F_ALPHA] * tasks.lam_io[x], tasks.lam_comp[x])

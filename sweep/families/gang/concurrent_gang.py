@@ -23,16 +23,36 @@ import numba
 
 from sweep.families import Policy
 from sweep.families._numba import NO_REFCOUNT
-from sweep.families.gang._core import eligible_priority, simulate_core
+from sweep.families.gang._core import (
+    DONE,
+    I_DETERMINISTIC,
+    NEVER,
+    READY,
+    local_priority,
+    simulate_core,
+    task_status,
+    wake_tick,
+)
 from sweep.families.gang._policy import ConcurrentGangParams, GangHooks
 
 
 @numba.njit(**NO_REFCOUNT)  # not cached: inlines _core's helpers (see _run)
-def _highest_priority(p, t, row, rows, mat, tasks, jobs, rr, pool, fpar, ipar):
-    """The ready task of PE ``p``'s column of highest priority; the first from ``rr[p]`` among equals."""
+def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
+    """The ready task of PE ``p``'s column of highest priority; the first from ``rr[p]`` among equals.
+
+    When none is ready, the PE remembers until which tick none can be
+    (``mach.skip``: the earliest end of an I/O wait or opened barrier among
+    its eligible tasks, valid while no other barrier opens and within the
+    slice, the grades being fixed until its end) and answers −1 at once
+    until then: the same schedule, without rescanning an idle column.
+    """
+    rr = mach.rr
+    if t < mach.skip[p] and mach.seen[p] == jobs.opened[0]:
+        return -1
     best = -1
     best_row = 0
     top = -1.0
+    wake = NEVER
     start = rr[p] if rr[p] < rows else 0
     for i in range(rows):
         r = start + i
@@ -41,13 +61,23 @@ def _highest_priority(p, t, row, rows, mat, tasks, jobs, rr, pool, fpar, ipar):
         x = mat[r, p]
         if x < 0 or r == row:
             continue
-        pr = eligible_priority(x, t, tasks, jobs, pool, fpar, ipar)
-        if pr > top:
+        st = task_status(x, t, tasks, jobs, pool, fpar, ipar[I_DETERMINISTIC] != 0)
+        if st == DONE:
+            continue
+        pr = local_priority(x, tasks, fpar, ipar)
+        if pr < 0:
+            continue
+        if st != READY:
+            wake = min(wake, wake_tick(x, t, tasks, jobs))
+        elif pr > top:
             top = pr
             best = x
             best_row = r
     if best >= 0:
         rr[p] = best_row + 1 if best_row + 1 < rows else 0
+    else:
+        mach.skip[p] = wake
+        mach.seen[p] = jobs.opened[0]
     return best
 
 

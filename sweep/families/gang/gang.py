@@ -18,7 +18,7 @@ from sweep.families.gang._policy import GangHooks, GangParams
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
-def _no_local(p, t, row, rows, mat, tasks, jobs, rr, pool, fpar, ipar):
+def _no_local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
     """Gang's local scheduler: none, the slot stays idle."""
     return -1
 
