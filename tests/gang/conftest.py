@@ -1,4 +1,4 @@
-"""Helpers of the gang family's tests: run a policy's kernel on jobs given in ticks."""
+"""Shared by the gang family's tests: run a policy's kernel on jobs given in ticks."""
 
 from __future__ import annotations
 

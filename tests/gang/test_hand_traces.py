@@ -47,6 +47,8 @@ import pytest
 from tests.gang.conftest import job_trace, run
 
 IO, SYNC = 1, 2
+# the hash of the random draws wraps around 2**64 on purpose (a warning only without the JIT)
+pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
 
 
 def _diagram(result, ticks: int) -> list[str]:

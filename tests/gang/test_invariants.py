@@ -19,6 +19,9 @@ import pytest
 
 from tests.gang.conftest import FAMILY, run
 
+# the hash of the random draws wraps around 2**64 on purpose (a warning only without the JIT)
+pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+
 CASES = [(name, i) for name, policy in FAMILY.policies.items() for i in range(len(policy.examples))]
 
 

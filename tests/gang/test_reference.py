@@ -14,6 +14,9 @@ from naive import gang as naive
 
 from tests.gang.conftest import FAMILY, _core, run
 
+# the hash of the random draws wraps around 2**64 on purpose (a warning only without the JIT)
+pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+
 CASES = [(name, i) for name, policy in FAMILY.policies.items() for i in range(len(policy.examples))]
 
 

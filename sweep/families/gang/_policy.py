@@ -1,4 +1,4 @@
-"""What a gang-family policy supplies: :class:`GangHooks` (DESIGN §2a).
+"""What a gang-family policy supplies: :class:`GangHooks` (the policy contract of the project).
 
 A policy is one module-level :class:`~sweep.families.Policy` of family
 ``gang`` in one file of this package, plus ``conf/policy/<name>.yaml``. Its

@@ -36,7 +36,7 @@ from sweep.families.gang._core import (
 from sweep.families.gang._policy import ConcurrentGangParams, GangHooks
 
 
-@numba.njit(**NO_REFCOUNT)  # not cached: inlines _core's helpers (see _run)
+@numba.njit(**NO_REFCOUNT)  # not cached: inlines _core's functions (see _run)
 def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
     """The ready task of PE ``p``'s column of highest priority; the first from ``rr[p]`` among equals.
 
