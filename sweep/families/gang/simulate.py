@@ -112,7 +112,8 @@ def machine_of(system: Mapping[str, Any]) -> Machine:
             raise ValueError(f"system.times must be whole numbers of slices ({q} s), got {t}")
     trace = _int(system.get("trace_slices", 0), "system.trace_slices", 0)
     start = system.get("trace_start", 0.0)
-    if isinstance(start, bool) or not isinstance(start, int | float) or not 0 <= start < times[-1] \
+    if isinstance(start, bool) or not isinstance(start, int | float) or start < 0 \
+            or (trace and start >= times[-1]) \
             or abs(start / q - round(start / q)) > 1e-9 * max(1.0, start / q):
         raise ValueError(f"system.trace_start must be a whole number of slices in [0, {times[-1]}) s, "
                          f"got {start!r}")
