@@ -114,3 +114,19 @@ def test_barrier_concurrent_gang():
     assert _diagram(result, 2) == ["AA BB AA AA", "AA AA .. AA"]
     assert list(result.jobs.end) == [8, 4]
     assert np.all(result.tasks.left == 0)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(("packing", "rows"), [
+    ("first_fit", [[0, 0, 2, -1], [1, 1, 1, -1]]),
+    ("best_fit", [[0, 0, -1, -1], [1, 1, 1, 2]]),
+])
+def test_first_and_best_fit(packing, rows):
+    """A (2 tasks), B (3), C (1) on 4 PEs: B opens row 1; C goes to row 0 (first row with room)
+    under first fit, to row 1 (the least room that fits: 1 PE against 2) under best fit."""
+    jobs = {"arrival": [0, 0, 0], "width": [2, 3, 1], "work": [20, 20, 20]}
+    for policy in ("gang", "concurrent_gang"):
+        result, _, _ = run(policy, jobs, 4, 1, 2, example={"packing": packing})
+        owners = np.repeat(np.arange(3), [2, 3, 1])
+        slots = np.where(result.owner >= 0, owners[np.maximum(result.owner, 0)], -1)
+        assert slots.tolist() == rows
