@@ -32,7 +32,7 @@ Burst, wait and phase lengths come from a pool of uniforms ``U`` (column 0)
 and of ``−log(1 − U)`` (column 1) drawn in numpy before the run, its row
 picked by a hash of (task, draw count): the k-th burst of a
 task is the same under every policy (common random numbers), and nothing is
-drawn inside the loop. ``DETERMINISTIC`` makes every length its mean
+drawn inside the loop. ``ipar[I_DETERMINISTIC]`` makes every length its mean
 (hand-worked schedules).
 
 Membership grades (§3.3.2) are measured on the slot's own task: at each
