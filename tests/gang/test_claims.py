@@ -9,7 +9,10 @@
    percentage minus Concurrent Gang's at the horizon: the paper's 59 points,
    against 7 and 37);
 4. best fit and first fit differed by at most 3% (CSSE00 §3.3.3 names first
-   fit; Silva & Scherson 1999): jobs completed by 40,000 s, both policies.
+   fit; Silva & Scherson 1999): jobs completed by 40,000 s, both policies;
+5. the printed values themselves: Concurrent Gang's idle time at 40,000 s
+   within 5 points of the tables' (7%, 2%, 2%): a strict expected failure on
+   the I/O- and synchronization-intensive workloads.
 
 Means over replications, the two policies on common random numbers. The
 ``slow`` tests run the presets as they are (10 replications to 40,000 s);
@@ -94,3 +97,20 @@ def test_best_fit_within_three_percent_of_first_fit(preset):
     jobs = jobs.isel(time=-1)
     first, best = jobs.sel(packing="first_fit"), jobs.sel(packing="best_fit")
     assert (abs(best - first) <= 0.03 * first).all(), (first.values, best.values)
+
+
+#: Concurrent Gang's total idle time (%) at 40,000 s printed in CSSE00 Tables 5-7.
+PAPER_CG_IDLE = {"ipg00_table5": 7.0, "ipg00_table6": 2.0, "ipg00_table7": 2.0}
+CG_IDLE_XFAIL = pytest.mark.xfail(strict=True, reason=(
+    "measured 26.4% (I/O) and 24.9% (sync) against the paper's 7% and 2%: a PE fills a blocked "
+    "slot only with a ready task of its own column above the floor beta, and with 10-30 jobs "
+    "present many columns have none (docs/ipg00-gang.md)"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", [pytest.param("ipg00_table5", marks=CG_IDLE_XFAIL), "ipg00_table6",
+                                    pytest.param("ipg00_table7", marks=CG_IDLE_XFAIL)])
+def test_concurrent_gang_idle_at_the_horizon_is_the_papers(preset):
+    """The printed value within 5 points (the 90% half-widths are 3-6 points)."""
+    idle = 100 * float(_run(preset, False)["idle_fraction"].sel(policy="concurrent_gang").isel(time=-1))
+    assert abs(idle - PAPER_CG_IDLE[preset]) <= 5.0, idle
