@@ -1,0 +1,56 @@
+"""Speed of the gang family's kernels: one 40,000 s run on 128 PEs per policy and workload.
+
+Each of the three CSSE00 workloads of the presets (``conf/workload/gang_{io,compute,sync}.yaml``,
+load 2, 10 ticks a 1 s slice: 400,000 ticks, 51 million PE-ticks) is run once
+to compile, then ``--repeat`` times on distinct replications' random streams;
+best and median seconds per run are printed with the PE-ticks per second.
+Target (the issue): <= 1 s a run.
+
+    python benchmarks/bench_gang.py [--repeat 3] [--load 2.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from sweep.families import Point, StopRule, load_families
+
+CONF = Path(__file__).resolve().parents[1] / "conf"
+
+
+def _point(policy: str, workload: str, load: float) -> Point:
+    system = yaml.safe_load((CONF / "system" / "gang128.yaml").read_text())
+    return Point(policy={"name": policy}, workload=yaml.safe_load((CONF / "workload" /
+                                                                   f"{workload}.yaml").read_text()),
+                 system=system, load=load, stop=StopRule(jobs=1, warmup=0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--load", type=float, default=2.0)
+    args = parser.parse_args()
+    family = load_families()["gang"]
+    for workload in ("gang_compute", "gang_io", "gang_sync"):
+        for policy in family.policies:
+            point = _point(policy, workload, args.load)
+            family.simulate(point, np.random.default_rng(0))  # compile
+            seconds = []
+            for r in range(args.repeat):
+                start = time.perf_counter()
+                family.simulate(point, np.random.default_rng(r + 1))
+                seconds.append(time.perf_counter() - start)
+            pe_ticks = 128 * 40_000 * int(point.system["ticks"])
+            best, median = min(seconds), statistics.median(seconds)
+            print(f"{workload:13s} {policy:16s} best {best:6.2f} s  median {median:6.2f} s  "
+                  f"{pe_ticks / median / 1e6:6.1f} M PE-ticks/s")
+
+
+if __name__ == "__main__":
+    main()

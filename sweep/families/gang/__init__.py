@@ -1,0 +1,44 @@
+"""The ``gang`` family: gang scheduling and Concurrent Gang on P PEs under a global clock.
+
+CSSE00 (Campos, Silva, Scherson & Eshaghian 2000), §1.3, §2.3, §3.3, Tables
+5–7, Fig 6; Silva & Scherson (1999). P processing elements switch context
+together at each slice; the trace diagram (Ousterhout matrix) of rows × PEs
+is rebuilt at period boundaries after a workload change; tasks compute,
+block on I/O or wait at barriers according to their job's class. One loop
+(``_core``), one file per policy: ``gang`` and ``concurrent_gang`` (the
+policy ``gang`` shares the family's name: policies and families are
+separate registries). Jobs: :mod:`~sweep.families.gang.workload`; the grid
+point wrapper: :mod:`~sweep.families.gang.simulate`.
+
+``load`` scales the arrival rate of the reconstructed Jann et al. (1997)
+workload so that its offered load (computation only) is ``load``; it is not
+used with an SWF trace, whose arrivals are replayed. Every reconstruction is
+listed in ``docs/ipg00-gang.md``.
+"""
+
+from sweep.families import Family
+from sweep.families.gang._policy import GangHooks
+from sweep.families.gang.simulate import (
+    VARIABLES,
+    pe_labels,
+    simulate,
+    slice_labels,
+    tick_labels,
+    time_labels,
+    validate,
+)
+
+FAMILY = Family(
+    name="gang",
+    package=__name__,
+    hooks=GangHooks,
+    variables=VARIABLES,
+    simulate=simulate,
+    validate=validate,
+    default_workload="gang_mixed",
+    default_system="gang128",
+    extra_coords={"time": time_labels, "pe": pe_labels, "trace_tick": tick_labels,
+                  "trace_slice": slice_labels},
+)
+
+__all__ = ["FAMILY"]

@@ -1,0 +1,414 @@
+"""The compiled core of the gang family: P PEs, one global clock, an Ousterhout matrix.
+
+Model (Campos, Silva, Scherson & Eshaghian 2000, CSSE00 §2.3, §3.3.1, §3.3.3,
+Fig 6). Time is counted in *ticks*; ``K`` ticks make one *slice*, the interval
+between two signals of the global clock, at which every PE switches context
+together. The trace diagram (Ousterhout matrix) ``mat[row, pe]`` holds the task
+each PE serves in the slices of that row (−1: an empty slot); rows are served
+in turn, one per slice, and one pass over the rows is a *period*. Workload
+changes (an arrival, a completion) are acted on only at the end of a period:
+then the matrix is rebuilt by :func:`_pack` (the front end of §3.3.3: the jobs
+present in arrival order, the first allocated first, the others packed by
+first fit, or best fit as an option).
+
+In every tick each PE runs at most one task, one tick of its work:
+
+1. the slot's own task (the *gang* task of the current row) if it is ready:
+   the Gang scheduler has precedence over the local one (§3.3.3);
+2. else the task the PE's local scheduler picked earlier in this slice, if it
+   is still ready (local tasks are not preempted by each other);
+3. else the policy's *local* hook picks a ready task of the PE's column, or
+   −1: Gang leaves the slot idle, Concurrent Gang runs the highest priority
+   ``Pr(T) = max(α λ_IO, λ_COMP)`` above the floor β (§3.3.3, eq. 1).
+
+Tasks of three classes (reconstructed behaviour, see ``docs/ipg00-gang.md``):
+``COMPUTE`` never blocks; ``IO`` computes a burst, then blocks for an I/O wait,
+in turn; ``SYNC`` computes a phase, then waits at a barrier until every task
+of its job still running has reached it. Every effect of a tick on another
+PE (a barrier released) takes effect at the next tick, so the order in which
+the PEs are visited within a tick changes nothing.
+
+Burst, wait and phase lengths come from a pool of uniforms ``U`` (column 0)
+and of ``−log(1 − U)`` (column 1) drawn in numpy before the run, its row
+picked by a hash of (task, draw count): the k-th burst of a
+task is the same under every policy (common random numbers), and nothing is
+drawn inside the loop. ``ipar[I_DETERMINISTIC]`` makes every length its mean
+(hand-worked schedules).
+
+Membership grades (§3.3.2) are measured on the slot's own task: at each
+context switch its grades move towards the fractions of the slot's ticks it
+spent computing (λ_COMP) and blocked on I/O (λ_IO), by the smoothing weight γ
+(exponential moving average; a reconstruction). Tasks start at λ_COMP = 1,
+λ_IO = 0.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba
+import numpy as np
+
+from sweep.families._numba import NO_REFCOUNT
+
+# Task states.
+READY, IO, BARRIER, DONE = 0, 1, 2, 3
+# Job classes.
+COMPUTE, IOCLASS, SYNC = 0, 1, 2
+CLASS_NAMES = ("compute", "io", "sync")
+# ``fpar``: float parameters.
+F_ALPHA, F_BETA, F_GAMMA, F_BURST, F_WAIT, F_PHASE, F_IMBALANCE = range(7)
+N_FPAR = 7
+# ``ipar``: integer parameters.
+I_TICKS, I_PACKING, I_CLASSIFIER, I_DETERMINISTIC, I_MAX_JOBS, I_TRACE_FROM = range(6)
+N_IPAR = 6
+FIRST_FIT, BEST_FIT = 0, 1
+FUZZY, ISPAN = 0, 1
+#: The ISPAN rule: a task is scheduled locally while its slot utilisation,
+#: averaged over its last ISPAN_CYCLES slots, is below ISPAN_THRESHOLD.
+ISPAN_CYCLES, ISPAN_THRESHOLD = 5, 0.5
+# ``out`` columns, one row per report time.
+O_IDLE, O_EMPTY, O_BUSY, O_HELD, O_HELD_IDLE = range(5)
+N_OUT = 5
+# ``ist``: integer results.
+S_STATUS, S_SLICES, S_REBUILDS = range(3)
+RUNNING, OVER_CAP = 0, 1
+#: A tick beyond any run.
+NEVER = np.iinfo(np.int64).max
+
+Jobs = namedtuple("Jobs", "arrival width work cls first alive waiting gen release start end opened")
+Tasks = namedtuple("Tasks", "job left seg ready_at state gen draws lam_io lam_comp util")
+
+
+def new_tasks(job: np.ndarray, left: np.ndarray, seg: np.ndarray) -> Tasks:
+    """Fresh tasks: READY, grades λ_IO = 0, λ_COMP = 1, slot utilisation 1."""
+    count = job.shape[0]
+    return Tasks(job=job, left=left, seg=seg, ready_at=np.zeros(count, np.int64),
+                 state=np.zeros(count, np.int64), gen=np.zeros(count, np.int64),
+                 draws=np.ones(count, np.int64), lam_io=np.zeros(count), lam_comp=np.ones(count),
+                 util=np.ones(count))
+Machine = namedtuple("Machine", "mat free run rr skip seen obs ist")
+
+
+def new_machine(processors: int, rows: int) -> Machine:
+    """An empty machine of ``processors`` PEs with room for ``rows`` matrix rows."""
+    return Machine(mat=np.full((rows, processors), -1, np.int64), free=np.zeros(rows, np.int64),
+                   run=np.full(processors, -1, np.int64), rr=np.zeros(processors, np.int64),
+                   skip=np.zeros(processors, np.int64), seen=np.zeros(processors, np.int64),
+                   obs=np.zeros((processors, 3), np.int64), ist=np.zeros(3, np.int64))
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def _mix(z):
+    """splitmix64's finaliser: a well-mixed 64-bit hash of ``z``."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def _slot(pool, task, count):
+    key = np.uint64(task) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(count)
+    return np.int64(_mix(key) & np.uint64(pool.shape[0] - 1))
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def uniform(pool, task, count):
+    """The ``count``-th uniform of ``task``: the pool row picked by a hash of both, column 0."""
+    return pool[_slot(pool, task, count), 0]
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def exponential(pool, task, count):
+    """The ``count``-th standard exponential of ``task``: ``−log(1 − U)`` of the same row."""
+    return pool[_slot(pool, task, count), 1]
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def length(pool, task, count, mean, deterministic):
+    """A burst or wait of mean ``mean`` ticks: ⌈Exp · mean⌉ ≥ 1, or ``mean`` rounded."""
+    if deterministic:
+        return max(1, np.int64(np.round(mean)))
+    return max(1, np.int64(np.ceil(exponential(pool, task, count) * mean)))
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def phase(pool, task, count, mean, imbalance, deterministic):
+    """Work between two barriers: ``mean · (1 + imbalance · (2U − 1))`` rounded, ≥ 1."""
+    if deterministic:
+        return max(1, np.int64(np.round(mean)))
+    u = uniform(pool, task, count)
+    return max(1, np.int64(np.round(mean * (1.0 + imbalance * (2.0 * u - 1.0)))))
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def first_segment(cls, work, pool, task, fpar, deterministic):
+    """The first burst (I/O), phase (sync) or the whole work (compute) of a new task."""
+    if cls == IOCLASS:
+        return length(pool, task, 0, fpar[F_BURST], deterministic)
+    if cls == SYNC:
+        return phase(pool, task, 0, fpar[F_PHASE], fpar[F_IMBALANCE], deterministic)
+    return work + 1
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def task_status(x, t, tasks, jobs, pool, fpar, deterministic):
+    """Task ``x``'s state at tick ``t``; an I/O or barrier wait that is over becomes READY."""
+    st = tasks.state[x]
+    if st == IO and tasks.ready_at[x] <= t:
+        tasks.state[x] = READY
+        st = READY
+    elif st == BARRIER:
+        j = tasks.job[x]
+        if jobs.gen[j] > tasks.gen[x] and jobs.release[j] <= t:
+            tasks.state[x] = READY
+            c = tasks.draws[x]
+            tasks.seg[x] = phase(pool, x, c, fpar[F_PHASE], fpar[F_IMBALANCE], deterministic)
+            tasks.draws[x] = c + 1
+            st = READY
+    return st
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def _release(j, t, jobs):
+    jobs.opened[0] += 1  # barriers opened so far (local schedulers' idle caches check it)
+    jobs.gen[j] += 1
+    jobs.release[j] = t + 1
+    jobs.waiting[j] = 0
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def _step(x, t, tasks, jobs, pool, fpar, deterministic):
+    """Run task ``x`` for tick ``t``; 1 when its job completes with it, else 0."""
+    j = tasks.job[x]
+    if jobs.start[j] < 0:
+        jobs.start[j] = t
+    tasks.left[x] -= 1
+    tasks.seg[x] -= 1
+    if tasks.left[x] == 0:
+        tasks.state[x] = DONE
+        jobs.alive[j] -= 1
+        if jobs.alive[j] == 0:
+            jobs.end[j] = t + 1
+            return 1
+        if jobs.waiting[j] > 0 and jobs.waiting[j] == jobs.alive[j]:
+            _release(j, t, jobs)
+        return 0
+    if tasks.seg[x] == 0:
+        c = jobs.cls[j]
+        if c == IOCLASS:
+            k = tasks.draws[x]
+            tasks.ready_at[x] = t + 1 + length(pool, x, k, fpar[F_WAIT], deterministic)
+            tasks.seg[x] = length(pool, x, k + 1, fpar[F_BURST], deterministic)
+            tasks.draws[x] = k + 2
+            tasks.state[x] = IO
+        elif c == SYNC:
+            tasks.state[x] = BARRIER
+            tasks.gen[x] = jobs.gen[j]
+            jobs.waiting[j] += 1
+            if jobs.waiting[j] == jobs.alive[j]:
+                _release(j, t, jobs)
+    return 0
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def _pack(active, count, jobs, mach, packing):
+    """Rebuild the matrix from the ``count`` jobs of ``active`` (arrival order); rows used.
+
+    Each job takes the lowest-numbered free PEs of one row: the first row with
+    room (first fit) or the row with the least room that fits (best fit); a new
+    row when none has room. Tasks move freely between PEs (no migration cost).
+    """
+    mat, free = mach.mat, mach.free
+    P = mat.shape[1]
+    rows = 0
+    for a in range(count):
+        j = active[a]
+        w = jobs.width[j]
+        r = -1
+        for q in range(rows):
+            if free[q] >= w and (r < 0 or (packing == BEST_FIT and free[q] < free[r])):
+                r = q
+                if packing == FIRST_FIT:
+                    break
+        if r < 0:
+            r = rows
+            rows += 1
+            mat[r, :] = -1
+            free[r] = P
+        k = 0
+        for p in range(P):
+            if k == w:
+                break
+            if mat[r, p] < 0:
+                mat[r, p] = jobs.first[j] + k
+                k += 1
+        free[r] -= w
+    return rows
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def _grade(x, obs, p, tasks, fpar, ticks):
+    """Move the slot task's grades towards what PE ``p``'s slot showed (module docstring)."""
+    run, io, sync = obs[p, 0], obs[p, 1], obs[p, 2]
+    seen = run + io + sync
+    if seen > 0:
+        g = fpar[F_GAMMA]
+        tasks.lam_io[x] = (1.0 - g) * tasks.lam_io[x] + g * io / seen
+        tasks.lam_comp[x] = (1.0 - g) * tasks.lam_comp[x] + g * run / seen
+        u = run / ticks
+        tasks.util[x] = tasks.util[x] + (u - tasks.util[x]) / ISPAN_CYCLES
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active, local):
+    """Run from tick 0 to ``report[-1]`` (a whole number of slices); ``local`` is the hook.
+
+    ``report``: ticks (multiples of ``K``) at which the cumulative idle PE-ticks,
+    empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix holds a job
+    and idle PE-ticks among those are written to ``out`` (``O_*``). ``rec``
+    (ticks × PEs) receives the task run in each of ``rec.shape[0]`` ticks from
+    slice ``ipar[I_TRACE_FROM]`` on (−1: idle), ``owner`` (slices × PEs) the
+    slot's task of the same slices. ``active`` is work space for the ids of the jobs present.
+    """
+    K = ipar[I_TICKS]
+    packing = ipar[I_PACKING]
+    det = ipar[I_DETERMINISTIC] != 0
+    cap = ipar[I_MAX_JOBS]
+    mat, run, obs, ist = mach.mat, mach.run, mach.obs, mach.ist
+    P = mat.shape[1]
+    n = jobs.arrival.shape[0]
+    slices = report[report.shape[0] - 1] // K
+    nrec, nown = rec.shape[0], owner.shape[0]
+    s_from = ipar[I_TRACE_FROM]  # first slice recorded
+    t_from = s_from * K
+    rows = 0
+    cur = 0
+    nxt = 0
+    count = 0
+    changed = False
+    idle, empty, busy, held, held_idle = 0, 0, 0, 0, 0
+    rep = 0
+    status = RUNNING
+    rebuilds = 0
+    s = 0
+    while s < slices:
+        t0 = s * K
+        if cur == 0:  # a period boundary: act on the workload changes
+            while nxt < n and jobs.arrival[nxt] <= t0:
+                nxt += 1
+                changed = True
+            if changed:
+                count = 0
+                for j in range(nxt):
+                    if jobs.end[j] < 0:
+                        active[count] = j
+                        count += 1
+                if count > cap:
+                    status = OVER_CAP
+                    break
+                rows = _pack(active, count, jobs, mach, packing)
+                rebuilds += 1
+                changed = False
+        row = cur
+        idle0 = idle
+        for p in range(P):
+            run[p] = -1
+            mach.skip[p] = 0
+            obs[p, 0] = 0
+            obs[p, 1] = 0
+            obs[p, 2] = 0
+            if 0 <= s - s_from < nown:
+                owner[s - s_from, p] = mat[row, p] if rows > 0 else -1
+        for k in range(K):
+            t = t0 + k
+            for p in range(P):
+                g = mat[row, p] if rows > 0 else -1
+                x = -1
+                if g >= 0:
+                    st = task_status(g, t, tasks, jobs, pool, fpar, det)
+                    if st == READY:
+                        x = g
+                    elif st != DONE:
+                        obs[p, st] += 1
+                else:
+                    empty += 1
+                if x < 0:
+                    c = run[p]
+                    if c >= 0 and task_status(c, t, tasks, jobs, pool, fpar, det) == READY:
+                        x = c
+                    else:
+                        x = local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
+                        run[p] = x
+                else:
+                    obs[p, 0] += 1
+                if 0 <= t - t_from < nrec:
+                    rec[t - t_from, p] = x
+                if x < 0:
+                    idle += 1
+                    continue
+                busy += 1
+                if _step(x, t, tasks, jobs, pool, fpar, det):
+                    changed = True
+        if rows > 0:
+            held += P * K
+            held_idle += idle - idle0
+            for p in range(P):
+                g = mat[row, p]
+                if g >= 0:
+                    _grade(g, obs, p, tasks, fpar, K)
+        cur += 1
+        if cur >= rows:
+            cur = 0
+        s += 1
+        while rep < report.shape[0] and report[rep] <= s * K:
+            out[rep, O_IDLE] = idle
+            out[rep, O_EMPTY] = empty
+            out[rep, O_BUSY] = busy
+            out[rep, O_HELD] = held
+            out[rep, O_HELD_IDLE] = held_idle
+            rep += 1
+    ist[S_STATUS] = status
+    ist[S_SLICES] = s
+    ist[S_REBUILDS] = rebuilds
+    return s
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def wake_tick(x, t, tasks, jobs):
+    """The tick at which blocked task ``x`` will be ready, as far as known at ``t``.
+
+    An I/O wait ends at ``ready_at``; an opened barrier at its ``release``; a
+    closed barrier at an unknown tick (a large number: the caller also watches
+    ``jobs.opened``); a finished task never.
+    """
+    st = tasks.state[x]
+    if st == IO:
+        return tasks.ready_at[x]
+    if st == BARRIER:
+        j = tasks.job[x]
+        if jobs.gen[j] > tasks.gen[x]:
+            return jobs.release[j]
+    return NEVER
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def eligible_priority(x, t, tasks, jobs, pool, fpar, ipar):
+    """Task ``x``'s local priority if it is ready and may run uncoordinated, else −1.
+
+    ``FUZZY`` (CSSE00 eq. 1): ``max(α λ_IO, λ_COMP)`` when above the floor β.
+    ``ISPAN`` (Silva & Scherson 1999): 1 when its slot utilisation, averaged
+    over its last slots, is below one half (all such tasks equal: round robin).
+    """
+    if task_status(x, t, tasks, jobs, pool, fpar, ipar[I_DETERMINISTIC] != 0) != READY:
+        return -1.0
+    return local_priority(x, tasks, fpar, ipar)
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def local_priority(x, tasks, fpar, ipar):
+    """Task ``x``'s priority for the local scheduler from its grades, −1 below the floor."""
+    if ipar[I_CLASSIFIER] == ISPAN:
+        return 1.0 if tasks.util[x] < ISPAN_THRESHOLD else -1.0
+    pr = max(fpar[F_ALPHA] * tasks.lam_io[x], tasks.lam_comp[x])
+    return pr if pr > fpar[F_BETA] else -1.0

@@ -1,0 +1,35 @@
+"""Gang scheduling (CSSE00 §1.3, §2.3; Ousterhout 1982): the baseline of Tables 5–7.
+
+The jobs present are packed into the trace diagram (first fit, or best fit),
+one job per row; all PEs switch to the next row together at each slice. A
+task that blocks (I/O, a barrier) or has finished leaves its slot idle until
+the next slice, and an empty slot stays idle: the PE never runs a task of
+another row. Hand-worked trace diagrams: ``tests/gang/test_hand_traces.py``.
+"""
+
+from __future__ import annotations
+
+import numba
+
+from sweep.families import Policy
+from sweep.families._numba import NO_REFCOUNT
+from sweep.families.gang._core import simulate_core
+from sweep.families.gang._policy import GangHooks, GangParams
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def _no_local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
+    """Gang's local scheduler: none, the slot stays idle."""
+    return -1
+
+
+# not cached: the family's loop is inlined here, and numba's cache of this file would not notice
+# a change to _core.py (a stale kernel ran the old loop); compiling takes a few seconds a process.
+@numba.njit(**NO_REFCOUNT)
+def _run(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active):
+    return simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active,
+                         _no_local)
+
+
+POLICY = Policy("gang", "gang", GangHooks(kernel=_run, local_scheduling=False), GangParams,
+                examples=({}, {"packing": "best_fit"}))

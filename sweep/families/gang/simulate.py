@@ -1,0 +1,290 @@
+"""From a grid point to a gang-family Result (CSSE00 §3.3, Tables 5–7).
+
+``point.system`` (``conf/system/gang128.yaml``): ``processors`` (P, 128),
+``slice`` (seconds per slice), ``ticks`` (ticks per slice: the resolution at
+which tasks block and resume), ``times`` (the report times, seconds, whole
+numbers of slices: the ``time`` dimension; the run ends at the last),
+``trace_slices`` (slices of the trace diagram to keep, 0: none) and
+``trace_start`` (the time of the first of them, seconds).
+``point.workload``: :mod:`sweep.families.gang.workload` (jobs) and the task
+behaviour ``io_burst``, ``io_wait``, ``sync_phase`` (seconds) and
+``sync_imbalance`` (``_core``). ``point.load`` scales the arrival rate of the
+Jann et al. workload to that offered load; a trace's arrivals are replayed and
+``load`` is not used. ``stop.jobs``/``stop.warmup`` are not used either (the
+run is a fixed span of simulated time, as in the paper's tables);
+``stop.max_in_system`` caps the jobs present: past it the run stops, is marked
+``saturated`` and its later report times are NaN.
+
+Measures at each report time T (the ``time`` dimension): jobs completed by T,
+idle fraction (PE-time in which no task ran, over P·T: the tables' Total Idle
+Time), idle ratio (the same over the periods only, i.e. while the matrix
+holds a job: the Idling Ratio of §3.3.1, idle slots over the slots of the
+periods), empty-slot fraction (PE-time in slots of the matrix holding no
+task), jobs arrived by T. Scalars at the horizon: mean
+response (arrival to completion) and mean slowdown (response over work per
+task) of the jobs completed, and utilisation (busy PE-time fraction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sweep.families import Point, Result, Variable, load_families
+from sweep.families.gang import _core
+from sweep.families.gang._policy import CLASSIFIERS, PACKINGS
+from sweep.families.gang.workload import GangJobs, check_workload, jann_jobs, swf_jobs
+
+#: Rows of the pool from which task bursts, waits and phases are read (a power of two; 64 KB,
+#: so that its random reads stay in cache).
+POOL = 1 << 12
+
+VARIABLES = (
+    Variable("jobs_completed", "1", "jobs completed by the report time", ("time",), "int64"),
+    Variable("idle_fraction", "1", "fraction of PE-time with no task running, up to the report time",
+             ("time",)),
+    Variable("empty_slot_fraction", "1",
+             "fraction of PE-time in empty matrix slots, up to the report time", ("time",)),
+    Variable("idle_ratio", "1", "idle fraction of PE-time in periods, i.e. while the matrix holds "
+             "a job (the Idling Ratio of CSSE00 §3.3.1), up to the report time", ("time",)),
+    Variable("jobs_arrived", "1", "jobs arrived by the report time", ("time",), "int64"),
+    Variable("mean_response", "s", "mean response time of the jobs completed by the horizon"),
+    Variable("mean_slowdown", "1", "mean slowdown (response / work per task) of the jobs completed"),
+    Variable("utilization", "1", "fraction of PE-time with a task running, up to the horizon"),
+    Variable("too_wide", "1", "trace jobs dropped as wider than the machine", dtype="int64"),
+    Variable("saturated", "1", "the jobs present passed stop.max_in_system", dtype="bool"),
+    Variable("trace_job", "1", "job run by each PE in each of the first ticks (-1: idle)",
+             ("trace_tick", "pe"), "int64"),
+    Variable("trace_owner", "1", "job owning each PE's slot in each of the first slices (-1: empty)",
+             ("trace_slice", "pe"), "int64"),
+)
+
+
+@dataclass(frozen=True)
+class Machine:
+    """The system section, checked: P, slice length, ticks per slice, report times."""
+
+    processors: int
+    slice: float
+    ticks: int
+    times: tuple[float, ...]
+    trace_slices: int
+    trace_start: float = 0.0
+
+    @property
+    def report_ticks(self) -> np.ndarray:
+        """The report times in ticks."""
+        return np.array([round(t / self.slice) * self.ticks for t in self.times], np.int64)
+
+    def to_ticks(self, seconds: float) -> float:
+        return seconds * self.ticks / self.slice
+
+
+def draw_pool(rng: np.random.Generator, size: int) -> np.ndarray:
+    """``size`` rows of (U, −log(1 − U)), U uniform: the task draws of one run (``_core``)."""
+    u = rng.random(size)
+    return np.column_stack([u, -np.log1p(-u)])
+
+
+def _int(value: Any, what: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise ValueError(f"{what} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def machine_of(system: Mapping[str, Any]) -> Machine:
+    """The checked system section; one-line ``ValueError`` naming the bad option."""
+    processors = _int(system.get("processors"), "system.processors", 1)
+    q = system.get("slice")
+    if isinstance(q, bool) or not isinstance(q, int | float) or not 0 < q < np.inf:
+        raise ValueError(f"system.slice must be a number of seconds > 0, got {q!r}")
+    ticks = _int(system.get("ticks", 10), "system.ticks", 1)
+    times = system.get("times")
+    if not isinstance(times, list | tuple) or not times or not all(
+            isinstance(t, int | float) and not isinstance(t, bool) and t > 0 for t in times) \
+            or any(b <= a for a, b in zip(times[:-1], times[1:], strict=False)):
+        raise ValueError(f"system.times must be increasing numbers of seconds > 0, got {times!r}")
+    for t in times:
+        if abs(t / q - round(t / q)) > 1e-9 * max(1.0, t / q):
+            raise ValueError(f"system.times must be whole numbers of slices ({q} s), got {t}")
+    trace = _int(system.get("trace_slices", 0), "system.trace_slices", 0)
+    start = system.get("trace_start", 0.0)
+    if isinstance(start, bool) or not isinstance(start, int | float) or start < 0 \
+            or (trace and start >= times[-1]) \
+            or abs(start / q - round(start / q)) > 1e-9 * max(1.0, start / q):
+        raise ValueError(f"system.trace_start must be a whole number of slices in [0, {times[-1]}) s, "
+                         f"got {start!r}")
+    return Machine(processors, float(q), ticks, tuple(float(t) for t in times), trace, float(start))
+
+
+def validate(point: Point) -> None:
+    """Check the policy, its parameters, the machine and the workload before any run."""
+    load_families()["gang"].params(point)
+    point.stop.require_fixed_length("gang")
+    _int(point.stop.max_in_system, "stop.max_in_system", 1)
+    if isinstance(point.load, bool) or not isinstance(point.load, int | float) or not point.load > 0:
+        raise ValueError(f"load must be a number > 0, got {point.load!r}")
+    if point.model != "simulation":
+        raise ValueError(f"model must be simulation for the gang family, got {point.model!r}")
+    machine = machine_of(point.system)
+    check_workload(point.workload, machine.processors)
+
+
+def load_jobs(point: Point, rng: np.random.Generator) -> GangJobs:
+    """The point's jobs up to the last report time (module docstring)."""
+    machine = machine_of(point.system)
+    horizon = machine.times[-1]
+    if point.workload.get("kind") == "swf":
+        return swf_jobs(point.workload, machine.processors, horizon, rng)
+    return jann_jobs(point.workload, machine.processors, float(point.load), horizon, rng)
+
+
+def kernel_parameters(params: Any, workload: Mapping[str, Any], machine: Machine,
+                      max_jobs: int, deterministic: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's float and integer parameter arrays (``_core.F_*``, ``_core.I_*``)."""
+    fpar = np.zeros(_core.N_FPAR)
+    fpar[_core.F_ALPHA] = getattr(params, "alpha", 2.0)
+    fpar[_core.F_BETA] = getattr(params, "beta", 1.0)
+    fpar[_core.F_GAMMA] = getattr(params, "smoothing", 0.5)
+    fpar[_core.F_BURST] = machine.to_ticks(float(workload.get("io_burst", 0.2)))
+    fpar[_core.F_WAIT] = machine.to_ticks(float(workload.get("io_wait", 0.5)))
+    fpar[_core.F_PHASE] = machine.to_ticks(float(workload.get("sync_phase", 3.0)))
+    fpar[_core.F_IMBALANCE] = float(workload.get("sync_imbalance", 0.5))
+    ipar = np.zeros(_core.N_IPAR, np.int64)
+    ipar[_core.I_TICKS] = machine.ticks
+    ipar[_core.I_PACKING] = PACKINGS.index(params.packing)
+    ipar[_core.I_CLASSIFIER] = CLASSIFIERS.index(getattr(params, "classifier", "fuzzy"))
+    ipar[_core.I_DETERMINISTIC] = int(deterministic)
+    ipar[_core.I_MAX_JOBS] = max_jobs
+    ipar[_core.I_TRACE_FROM] = round(machine.trace_start / machine.slice)
+    return fpar, ipar
+
+
+@dataclass
+class Run:
+    """What one kernel run leaves: the jobs' state (ticks), the counters, the trace."""
+
+    jobs: _core.Jobs
+    tasks: _core.Tasks
+    out: np.ndarray
+    rec: np.ndarray
+    owner: np.ndarray
+    status: int
+    slices: int
+
+
+def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray, work: np.ndarray,
+               cls: np.ndarray, fpar: np.ndarray, ipar: np.ndarray, report: np.ndarray,
+               processors: int, pool: np.ndarray, trace_ticks: int = 0) -> Run:
+    """Run the policy's kernel on jobs given in ticks (arrival order); the hand-worked tests use it."""
+    n = arrival.size
+    width = np.asarray(width, np.int64)
+    if n and width.max() > processors:
+        raise ValueError(f"a job of {width.max()} tasks is wider than the machine ({processors} PEs)")
+    first = (np.cumsum(width) - width).astype(np.int64)
+    jobs = _core.Jobs(arrival=np.asarray(arrival, np.int64), width=width,
+                      work=np.asarray(work, np.int64), cls=np.asarray(cls, np.int64), first=first,
+                      alive=width.copy(), waiting=np.zeros(n, np.int64), gen=np.zeros(n, np.int64),
+                      release=np.zeros(n, np.int64), start=np.full(n, -1, np.int64),
+                      end=np.full(n, -1, np.int64), opened=np.zeros(1, np.int64))
+    job_of = np.repeat(np.arange(n, dtype=np.int64), width)
+    left = np.repeat(jobs.work, width)
+    seg = np.array([_core.first_segment(jobs.cls[j], jobs.work[j], pool, x, fpar,
+                                        bool(ipar[_core.I_DETERMINISTIC]))
+                    for x, j in enumerate(job_of)], np.int64)
+    tasks = _core.new_tasks(job_of, left, seg)
+    mach = _core.new_machine(processors, max(n, 1))
+    out = np.full((report.size, _core.N_OUT), -1, np.int64)
+    ticks = int(ipar[_core.I_TICKS])
+    rec = np.full((max(0, min(trace_ticks, int(report[-1]) - int(ipar[_core.I_TRACE_FROM]) * ticks)),
+                   processors), -1, np.int64)
+    owner = np.full((rec.shape[0] // ticks, processors), -1, np.int64)
+    kernel = load_families()["gang"].policies[policy].hooks.kernel
+    slices = kernel(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner,
+                    np.zeros(max(n, 1), np.int64))
+    return Run(jobs, tasks, out, rec, owner, int(mach.ist[_core.S_STATUS]), int(slices))
+
+
+def _job_of_task(run: Run, trace: np.ndarray) -> np.ndarray:
+    job_of = np.repeat(np.arange(run.jobs.width.size), run.jobs.width)
+    if job_of.size == 0:
+        return np.full(trace.shape, -1, np.int64)
+    return np.where(trace >= 0, job_of[np.maximum(trace, 0)], -1)
+
+
+def summarize(run: Run, jobs: GangJobs, machine: Machine) -> dict[str, Any]:
+    """The declared summary variables (module docstring)."""
+    report = machine.report_ticks
+    P = machine.processors
+    written = run.out[:, 0] >= 0
+    pe_ticks = (report * P).astype(float)
+    end = run.jobs.end
+    done_by = np.array([np.count_nonzero((end >= 0) & (end <= r)) for r in report], np.int64)
+    arrived = np.array([np.count_nonzero(run.jobs.arrival <= r) for r in report], np.int64)
+    done = end >= 0
+    response = (end[done] - run.jobs.arrival[done]) * machine.slice / machine.ticks
+    summary: dict[str, Any] = {
+        "jobs_completed": done_by,
+        "idle_fraction": np.where(written, run.out[:, _core.O_IDLE] / pe_ticks, np.nan),
+        "empty_slot_fraction": np.where(written, run.out[:, _core.O_EMPTY] / pe_ticks, np.nan),
+        "idle_ratio": np.where(written & (run.out[:, _core.O_HELD] > 0),
+                               run.out[:, _core.O_HELD_IDLE] / np.maximum(run.out[:, _core.O_HELD], 1),
+                               np.nan),
+        "jobs_arrived": arrived,
+        "mean_response": float(response.mean()) if done.any() else np.nan,
+        "mean_slowdown": float((response / jobs.work[done]).mean()) if done.any() else np.nan,
+        "utilization": float(run.out[-1, _core.O_BUSY] / pe_ticks[-1]) if written[-1] else np.nan,
+        "too_wide": int(jobs.dropped.get("too_wide", 0)),
+        "saturated": run.status == _core.OVER_CAP,
+    }
+    if machine.trace_slices:
+        summary["trace_job"] = _job_of_task(run, run.rec)
+        summary["trace_owner"] = _job_of_task(run, run.owner)
+    return summary
+
+
+def simulate(point: Point, rng: np.random.Generator) -> Result:
+    """One replication: jobs and the pool of uniforms from ``rng``, then the policy's kernel."""
+    machine = machine_of(point.system)
+    rng_jobs, rng_pool = rng.spawn(2)
+    jobs = load_jobs(point, rng_jobs)
+    pool = draw_pool(rng_pool, POOL)
+    params = load_families()["gang"].params(point)
+    fpar, ipar = kernel_parameters(params, point.workload, machine, int(point.stop.max_in_system))
+    arrival = np.ceil(np.round(machine.to_ticks(jobs.arrival), 6)).astype(np.int64)
+    work = np.ceil(np.round(machine.to_ticks(jobs.work), 6)).astype(np.int64)
+    run = run_kernel(point.policy["name"], params, arrival, jobs.width, work, jobs.cls, fpar, ipar,
+                     machine.report_ticks, machine.processors, pool,
+                     machine.trace_slices * machine.ticks)
+    recorded = None
+    if point.record_jobs:
+        tick = machine.slice / machine.ticks
+        recorded = {"arrival": jobs.arrival, "width": jobs.width.astype(float), "work": jobs.work,
+                    "job_class": jobs.cls.astype(float),
+                    "start": np.where(run.jobs.start >= 0, run.jobs.start * tick, np.nan),
+                    "end": np.where(run.jobs.end >= 0, run.jobs.end * tick, np.nan)}
+    attrs: dict[str, str | int | float] = {f"trace_dropped_{k}": v for k, v in jobs.dropped.items()}
+    return Result(summary=summarize(run, jobs, machine), jobs=recorded, work=len(jobs), attrs=attrs)
+
+
+def time_labels(point: Point) -> np.ndarray:
+    """The ``time`` coordinate: the report times in seconds."""
+    return np.array(machine_of(point.system).times)
+
+
+def pe_labels(point: Point) -> np.ndarray:
+    return np.arange(machine_of(point.system).processors)
+
+
+def tick_labels(point: Point) -> np.ndarray:
+    machine = machine_of(point.system)
+    ticks = np.arange(machine.trace_slices * machine.ticks)
+    return machine.trace_start + ticks * machine.slice / machine.ticks
+
+
+def slice_labels(point: Point) -> np.ndarray:
+    machine = machine_of(point.system)
+    return machine.trace_start + np.arange(machine.trace_slices) * machine.slice

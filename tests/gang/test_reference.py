@@ -1,0 +1,59 @@
+"""Kernels against the slow reference of ``tests/naive/gang.py``, tick for tick.
+
+Small random machines (1–6 PEs, 1–4 ticks per slice) and workloads of every
+class, random and deterministic bursts, every registered policy with each of
+its examples: the whole trace diagram, every job's start and end, and the
+idle, empty-slot and busy PE-tick counts must be equal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from naive import gang as naive
+
+from tests.gang.conftest import FAMILY, _core, run
+
+# the hash of the random draws wraps around 2**64 on purpose (a warning only without the JIT)
+pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+
+CASES = [(name, i) for name, policy in FAMILY.policies.items() for i in range(len(policy.examples))]
+
+
+def _random_case(rng):
+    P = int(rng.integers(1, 7))
+    K = int(rng.integers(1, 5))
+    n = int(rng.integers(1, 9))
+    jobs = {"arrival": np.sort(rng.integers(0, 12 * K, n)), "width": rng.integers(1, P + 1, n),
+            "work": rng.integers(1, 15 * K, n), "cls": rng.integers(0, 3, n)}
+    workload = {"io_burst": float(rng.uniform(0.2, 2)), "io_wait": float(rng.uniform(0.2, 3)),
+                "sync_phase": float(rng.uniform(0.3, 3)), "sync_imbalance": float(rng.uniform(0, 1))}
+    return P, K, jobs, workload
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(("policy", "example"), CASES)
+def test_small_random_cases_match_the_naive_reference(policy, example):
+    rng = np.random.default_rng(13 + example)
+    params = FAMILY.policies[policy].examples[example]
+    for case in range(60):
+        P, K, jobs, workload = _random_case(rng)
+        deterministic = bool(case % 3 == 0)
+        u = rng.random(1 << 8)
+        pool = np.column_stack([u, -np.log1p(-u)])
+        slices = 60
+        got, fpar, ipar = run(policy, jobs, P, K, slices, example=params, workload=workload,
+                              deterministic=deterministic, pool=pool)
+        par = {"alpha": fpar[_core.F_ALPHA], "beta": fpar[_core.F_BETA], "gamma": fpar[_core.F_GAMMA],
+               "burst": fpar[_core.F_BURST], "wait": fpar[_core.F_WAIT], "phase": fpar[_core.F_PHASE],
+               "imbalance": fpar[_core.F_IMBALANCE], "det": deterministic,
+               "best_fit": params.get("packing") == "best_fit",
+               "ispan": params.get("classifier") == "ispan"}
+        want = naive.simulate(policy, jobs["arrival"].tolist(), jobs["width"].tolist(),
+                              jobs["work"].tolist(), jobs["cls"].tolist(), P, K, slices, par, pool)
+        label = f"case {case}: P={P} K={K} {jobs} {workload}"
+        np.testing.assert_array_equal(got.rec, np.array(want["trace"]), err_msg=label)
+        np.testing.assert_array_equal(got.jobs.start, want["start"], err_msg=label)
+        np.testing.assert_array_equal(got.jobs.end, want["end"], err_msg=label)
+        assert tuple(got.out[-1]) == (want["idle"], want["empty"], want["busy"], want["held"],
+                                      want["held_idle"]), label
