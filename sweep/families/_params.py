@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import types
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -141,7 +142,11 @@ def check_params(cls: type, config: Mapping[str, Any], *, section: str, owner: s
         if value is None and (f.default is None or spec.nullable):
             values[name] = None
             continue
-        default = f.default if f.default is not None else sample(hints.get(name))
+        scalar = f.default is not None and f.default is not dataclasses.MISSING
+        default = f.default if scalar else sample(hints.get(name))
+        if default is None:  # a mapping or a list: its family checks what is inside
+            values[name] = value
+            continue
         if not spec.allows(value, default):
             nullable = dataclasses.replace(spec, nullable=spec.nullable or f.default is None)
             raise ValueError(f"{section}.{name} must be {nullable.describe(default)}, got {value!r}")
@@ -155,8 +160,9 @@ def check_params(cls: type, config: Mapping[str, Any], *, section: str, owner: s
 
 def sample(annotation: Any) -> Any:
     """A value of the annotation's scalar type (``int | None`` -> 0), to type a ``None`` default."""
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
     for kind, value in ((bool, False), (int, 0), (float, 0.0), (str, "")):
-        if annotation is kind or kind in typing.get_args(annotation):
+        if annotation is kind or (union and kind in typing.get_args(annotation)):
             return value
     return None
 

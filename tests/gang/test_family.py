@@ -40,7 +40,7 @@ def test_policy_named_like_the_family_is_registered_once():
     ({"name": "gang"}, {"times": [1000.5]}, {}, r"^system.times must be whole numbers of slices"),
     ({"name": "gang"}, {}, {"mix": {"disk": 1}}, r"^workload.mix must map"),
     ({"name": "gang"}, {}, {"sync_imbalance": 2}, r"^workload.sync_imbalance must be"),
-    ({"name": "gang"}, {}, {"kind": "lublin"}, r"^workload.kind must be one of jann, swf"),
+    ({"name": "gang"}, {}, {"kind": "lublin"}, r"^workload.kind must be one of jann, gang_swf"),
 ])
 def test_bad_input_is_one_line_naming_the_option(policy, system, workload, match):
     with pytest.raises(ValueError, match=match) as error:
@@ -57,7 +57,7 @@ def test_bad_input_exits_2_on_the_command_line(capsys):
 
 
 def test_trace_jobs_wider_than_the_machine_are_counted_not_hidden():
-    point = _point(workload={"name": "gang_ctc", "kind": "swf", "path": CTC},
+    point = _point(workload={"name": "gang_ctc", "kind": "gang_swf", "path": CTC},
                    system={"processors": 64, "times": [20000]})
     FAMILY.validate(point)
     result = FAMILY.simulate(point, np.random.default_rng(0))

@@ -20,6 +20,7 @@ from sweep.families import Family
 from sweep.families.gang._policy import GangHooks
 from sweep.families.gang.simulate import (
     VARIABLES,
+    GangMachine,
     pe_labels,
     simulate,
     slice_labels,
@@ -27,6 +28,7 @@ from sweep.families.gang.simulate import (
     time_labels,
     validate,
 )
+from sweep.families.gang.workload import WORKLOADS
 
 FAMILY = Family(
     name="gang",
@@ -39,6 +41,8 @@ FAMILY = Family(
     default_system="gang128",
     extra_coords={"time": time_labels, "pe": pe_labels, "trace_tick": tick_labels,
                   "trace_slice": slice_labels},
+    workloads=WORKLOADS,
+    systems={"gang_machine": GangMachine},
 )
 
 __all__ = ["FAMILY"]

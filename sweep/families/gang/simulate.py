@@ -28,12 +28,12 @@ task) of the jobs completed, and utilisation (busy PE-time fraction).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from sweep.families import Point, Result, Variable, load_families
+from sweep.families import Point, Result, Variable, check_params, load_families, param
 from sweep.families.gang import _core
 from sweep.families.gang._policy import CLASSIFIERS, PACKINGS
 from sweep.families.gang.workload import GangJobs, check_workload, jann_jobs, swf_jobs
@@ -89,44 +89,48 @@ def draw_pool(rng: np.random.Generator, size: int) -> np.ndarray:
     return np.column_stack([u, -np.log1p(-u)])
 
 
-def _int(value: Any, what: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{what} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
+def _report_times() -> list[float]:
+    return [5000.0, 10000.0, 20000.0, 30000.0, 40000.0]
+
+
+@dataclass(frozen=True)
+class GangMachine:
+    """The ``system`` section of the gang family (``conf/system/gang128.yaml``): its config schema."""
+
+    processors: int = param(128, ge=1, doc="PEs (128, as Silva & Scherson 1999 simulated)")
+    slice: float = param(1.0, gt=0, unit="seconds", doc="RECONSTRUCTED: one period of the global clock")
+    ticks: int = param(10, ge=1, doc="RECONSTRUCTED: ticks per slice")
+    times: Any = field(default_factory=_report_times)
+    trace_slices: int = param(0, ge=0, doc="slices of the trace diagram kept in the result")
+    trace_start: float = param(0.0, ge=0, unit="seconds", doc="first slice of the kept trace diagram")
+
+
+def _whole_slices(t: float, q: float) -> bool:
+    return abs(t / q - round(t / q)) <= 1e-9 * max(1.0, t / q)
 
 
 def machine_of(system: Mapping[str, Any]) -> Machine:
     """The checked system section; one-line ``ValueError`` naming the bad option."""
-    processors = _int(system.get("processors"), "system.processors", 1)
-    q = system.get("slice")
-    if isinstance(q, bool) or not isinstance(q, int | float) or not 0 < q < np.inf:
-        raise ValueError(f"system.slice must be a number of seconds > 0, got {q!r}")
-    ticks = _int(system.get("ticks", 10), "system.ticks", 1)
-    times = system.get("times")
+    m = check_params(GangMachine, system, section="system", owner="system (gang)", ignore=("name",))
+    q, times = m.slice, m.times
     if not isinstance(times, list | tuple) or not times or not all(
             isinstance(t, int | float) and not isinstance(t, bool) and t > 0 for t in times) \
             or any(b <= a for a, b in zip(times[:-1], times[1:], strict=False)):
         raise ValueError(f"system.times must be increasing numbers of seconds > 0, got {times!r}")
     for t in times:
-        if abs(t / q - round(t / q)) > 1e-9 * max(1.0, t / q):
+        if not _whole_slices(t, q):
             raise ValueError(f"system.times must be whole numbers of slices ({q} s), got {t}")
-    trace = _int(system.get("trace_slices", 0), "system.trace_slices", 0)
-    start = system.get("trace_start", 0.0)
-    if isinstance(start, bool) or not isinstance(start, int | float) or start < 0 \
-            or (trace and start >= times[-1]) \
-            or abs(start / q - round(start / q)) > 1e-9 * max(1.0, start / q):
+    if (m.trace_slices and m.trace_start >= times[-1]) or not _whole_slices(m.trace_start, q):
         raise ValueError(f"system.trace_start must be a whole number of slices in [0, {times[-1]}) s, "
-                         f"got {start!r}")
-    return Machine(processors, float(q), ticks, tuple(float(t) for t in times), trace, float(start))
+                         f"got {m.trace_start!r}")
+    return Machine(m.processors, q, m.ticks, tuple(float(t) for t in times), m.trace_slices,
+                   m.trace_start)
 
 
 def validate(point: Point) -> None:
     """Check the policy, its parameters, the machine and the workload before any run."""
     load_families()["gang"].params(point)
     point.stop.require_fixed_length("gang")
-    _int(point.stop.max_in_system, "stop.max_in_system", 1)
-    if isinstance(point.load, bool) or not isinstance(point.load, int | float) or not point.load > 0:
-        raise ValueError(f"load must be a number > 0, got {point.load!r}")
     if point.model != "simulation":
         raise ValueError(f"model must be simulation for the gang family, got {point.model!r}")
     machine = machine_of(point.system)
@@ -137,7 +141,7 @@ def load_jobs(point: Point, rng: np.random.Generator) -> GangJobs:
     """The point's jobs up to the last report time (module docstring)."""
     machine = machine_of(point.system)
     horizon = machine.times[-1]
-    if point.workload.get("kind") == "swf":
+    if point.workload.get("kind") == "gang_swf":
         return swf_jobs(point.workload, machine.processors, horizon, rng)
     return jann_jobs(point.workload, machine.processors, float(point.load), horizon, rng)
 

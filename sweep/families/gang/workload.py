@@ -41,11 +41,12 @@ from typing import Any
 
 import numpy as np
 
+from sweep.families import check_params, param
 from sweep.families.gang._core import CLASS_NAMES
 from sweep.workloads.named import resolve_trace_path
 from sweep.workloads.swf import SWFError, SWFFileNotFoundError, read_swf
 
-KINDS = ("jann", "swf")
+KINDS = ("jann", "gang_swf")
 #: Size ranges of Jann et al. (1997) up to 128 processors: (low, high).
 RANGES = ((1, 1), (2, 2), (3, 4), (5, 8), (9, 16), (17, 32), (33, 64), (65, 128))
 #: Fitted by :func:`fit_ranges` to CTC-SP2-1996-3.1-cln (jobs of 1..128 processors, known
@@ -180,42 +181,56 @@ def swf_jobs(workload: Mapping[str, Any], processors: int, horizon: float,
                     dropped)
 
 
-def _positive(workload: Mapping[str, Any], key: str, default: float) -> None:
-    value = workload.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < np.inf:
-        raise ValueError(f"workload.{key} must be a number > 0, got {value!r}")
+def _default_mix() -> dict[str, float]:
+    return {"compute": 1.0 / 3, "io": 1.0 / 3, "sync": 1.0 / 3}
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaskBehaviour:
+    """What every gang workload says of its tasks' behaviour (module docstring): its config schema."""
+
+    mix: Mapping[str, float] = field(default_factory=_default_mix)
+    io_burst: float = param(0.2, gt=0, unit="seconds", doc="RECONSTRUCTED: mean compute burst of io tasks")
+    io_wait: float = param(0.5, gt=0, unit="seconds", doc="RECONSTRUCTED: mean I/O wait of io tasks")
+    sync_phase: float = param(3.0, gt=0, unit="seconds", doc="RECONSTRUCTED: mean work between barriers")
+    sync_imbalance: float = param(0.5, ge=0, le=1, doc="RECONSTRUCTED: spread of the phases")
+
+
+@dataclass(frozen=True, kw_only=True)
+class JannWorkload(TaskBehaviour):
+    """``kind: jann``: jobs after Jann et al. (1997), fitted to the CTC log (RECONSTRUCTED)."""
+
+    interarrival_scv: float = param(1.0, ge=1, doc="1: Poisson arrivals")
+    runtime_cap: float = param(72000.0, gt=0, unit="seconds")
+    initial_jobs: int = param(0, ge=0, doc="RECONSTRUCTED: jobs present at time 0")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TraceWorkload(TaskBehaviour):
+    """``kind: gang_swf``: job sizes and run times replayed from an SWF log."""
+
+    path: str
+    start: float = param(0.0, ge=0, unit="seconds", doc="where the replayed window starts in the log")
+
+
+#: The gang family's workload kinds and their options (the config schemas).
+WORKLOADS = {"jann": JannWorkload, "gang_swf": TraceWorkload}
 
 
 def check_workload(workload: Mapping[str, Any], processors: int) -> None:
     """One-line ``ValueError`` naming a bad workload option."""
     kind = workload.get("kind")
-    if kind not in KINDS:
+    if kind not in WORKLOADS:
         raise ValueError(f"workload.kind must be one of {', '.join(KINDS)} for the gang family, "
                          f"got {kind!r}")
-    mix = workload.get("mix")
+    check_params(WORKLOADS[kind], workload, section="workload", owner=f"workload kind {kind!r}",
+                 ignore=("name", "kind"))
+    mix = workload.get("mix", _default_mix())
     if not isinstance(mix, Mapping) or set(mix) - set(CLASS_NAMES) or not all(
             isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in mix.values()) \
             or sum(mix.values()) <= 0:
         raise ValueError(f"workload.mix must map some of {', '.join(CLASS_NAMES)} to fractions >= 0 "
                          f"with a positive sum, got {mix!r}")
-    for key, default in (("io_burst", 0.2), ("io_wait", 0.5), ("sync_phase", 3.0)):
-        _positive(workload, key, default)
-    imbalance = workload.get("sync_imbalance", 0.5)
-    if isinstance(imbalance, bool) or not isinstance(imbalance, int | float) or not 0 <= imbalance <= 1:
-        raise ValueError(f"workload.sync_imbalance must be a number in [0, 1], got {imbalance!r}")
-    if kind == "jann":
-        _positive(workload, "runtime_cap", 72000.0)
-        initial = workload.get("initial_jobs", 0)
-        if isinstance(initial, bool) or not isinstance(initial, int) or initial < 0:
-            raise ValueError(f"workload.initial_jobs must be an integer >= 0, got {initial!r}")
-        scv = workload.get("interarrival_scv", 1.0)
-        if isinstance(scv, bool) or not isinstance(scv, int | float) or not 1 <= scv < np.inf:
-            raise ValueError(f"workload.interarrival_scv must be a number >= 1, got {scv!r}")
-        widest = RANGES[-1][1]
-        if widest > processors:
-            raise ValueError(f"workload {workload.get('name')!r} draws jobs of up to {widest} tasks, "
-                             f"wider than the machine (system.processors = {processors})")
-    else:
-        start = workload.get("start", 0.0)
-        if isinstance(start, bool) or not isinstance(start, int | float) or start < 0:
-            raise ValueError(f"workload.start must be a number of seconds >= 0, got {start!r}")
+    if kind == "jann" and RANGES[-1][1] > processors:
+        raise ValueError(f"workload {workload.get('name')!r} draws jobs of up to {RANGES[-1][1]} tasks, "
+                         f"wider than the machine (system.processors = {processors})")
