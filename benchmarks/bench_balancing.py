@@ -22,9 +22,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 import sweep
+from sweep.engine.config import load_option
 from sweep.families import Point, StopRule, load_families
 from sweep.families.balancing._core import make_sim
 from sweep.families.balancing._machine import machine_of
@@ -46,12 +46,12 @@ def _best_median(call: Callable[[], object], repeat: int) -> tuple[float, float]
 
 def runs(repeat: int, scenario: str) -> None:
     family = load_families()["balancing"]
-    workload = yaml.safe_load((CONF / "workload" / f"lb_{scenario}.yaml").read_text())
+    workload = load_option("workload", f"lb_{scenario}")
     print(f"| policy | {' | '.join(TOPOLOGIES)} |  (kernel s / simulate s, best of {repeat})")
     for name, policy in family.policies.items():
         cells = []
         for topology in TOPOLOGIES:
-            system = yaml.safe_load((CONF / "system" / f"lb_{topology}.yaml").read_text())
+            system = load_option("system", f"lb_{topology}")
             machine = machine_of(system)
             tasks = draw_tasks(workload_of(workload), machine.pes, np.random.default_rng(0))
             params = policy.make_params({})

@@ -17,17 +17,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-import yaml
 
+from sweep.engine.config import load_option
 from sweep.families import Point, StopRule, load_families
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 
 
 def _point(policy: str, workload: str, load: float) -> Point:
-    system = yaml.safe_load((CONF / "system" / "gang128.yaml").read_text())
-    return Point(policy={"name": policy}, workload=yaml.safe_load((CONF / "workload" /
-                                                                   f"{workload}.yaml").read_text()),
+    system = load_option("system", "gang128")
+    return Point(policy={"name": policy}, workload=load_option("workload", f"{workload}"),
                  system=system, load=load, stop=StopRule(jobs=1, warmup=0))
 
 

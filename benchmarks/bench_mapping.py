@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-import yaml
 
+from sweep.engine.config import load_option
 from sweep.families import load_families
 from sweep.families.mapping._instance import build
 from sweep.families.mapping._simulate import execute, run
@@ -32,7 +32,7 @@ MAPPERS = ("cluster_m", "mh", "heft", "cpop", "etf", "map_random")
 
 
 def _config(group: str, name: str) -> dict:
-    return yaml.safe_load((ROOT / "conf" / group / f"{name}.yaml").read_text())
+    return load_option(group, name)
 
 
 def instance_of(tasks: int, seed: int = 0):
