@@ -1,4 +1,4 @@
-"""Job preparation from SWF traces (MODEL_NOTES §2; seed 001 §3.1–3.3)."""
+"""Job preparation from SWF traces (Talby & Feitelson 1999 §3.1–3.3; docs/model-notes.md §2)."""
 
 from __future__ import annotations
 

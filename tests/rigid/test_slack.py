@@ -1,6 +1,6 @@
-"""Slack-based priority backfilling (seed 001 §2; MODEL_NOTES §2): hand schedules and KTH.
+"""Slack-based priority backfilling (Talby & Feitelson 1999, TF99 §2): hand schedules and KTH.
 
-The KTH checks are the paper's claims (seed 001 §3.2–3.3, Tables 1, 3, 5), each
+The KTH checks are the paper's claims (TF99 §3.2–3.3, Tables 1, 3, 5), each
 month simulated on its own at 128 processors, yearly = total wait / total jobs.
 """
 
