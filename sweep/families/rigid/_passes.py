@@ -14,11 +14,15 @@ into each policy's kernel with its ``order`` hook; the FCFS and EASY passes
 first put the queue in the hook's order
 (:func:`~sweep.families.rigid._core.order_queue`: nothing for FCFS order).
 All decisions use requested times (:mod:`~sweep.families.rigid._core`).
+The papers define the policies, not their event-level semantics: the order
+of completions and arrivals, when a shadow time is computed and when
+reservations are compressed below are a reconstruction (docs/model-notes.md
+§2), checked against slow references and hand-worked schedules in the tests.
 
 FCFS (Talby & Feitelson 1999 §1)
     Start queue heads while they fit; the first that does not fit blocks all others.
 
-EASY backfilling (Lifka 1995; as defined by Mu'alem & Feitelson 2001 and Talby & Feitelson 1999 §1)
+EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001; Talby & Feitelson 1999 §1)
     1. Start queue heads while they fit now.
     2. Give the (blocked) head a reservation at its *shadow time*: the earliest
        time at which enough processors are free, counting every running job as
