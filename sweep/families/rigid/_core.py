@@ -1,4 +1,4 @@
-"""The compiled core of the rigid family: one event loop, its state and the passes' helpers.
+"""The compiled core of the rigid family: one event loop, its state and the passes' parts.
 
 Model (Talby & Feitelson 1999 §1, §3.1): ``P`` processors; each job asks for
 ``procs`` of them for a *requested* time and holds them, without preemption,
@@ -27,7 +27,7 @@ kernel in each policy's file, so the pass and the order hook are compile-time
 constants there: numba's on-disk cache cannot hold a kernel that receives a
 compiled function at run time. Kernels of passes that never allocate are
 compiled without reference counting (:data:`sweep.families._numba.NO_REFCOUNT`).
-The helpers called at every event (:func:`advance`, :func:`start_job`,
+The functions called at every event (:func:`advance`, :func:`start_job`,
 :func:`start_heads`, :func:`drop_started`, :func:`running_profile`,
 :func:`start_reserved`) are inlined too, and so compiled with the kernel's
 own options: compiled apart, taking the named tuples, they made FCFS and

@@ -148,4 +148,4 @@ def conservative_pass(t, done, new, jobs, state, aux, order):
 
 FCFS = Discipline("fcfs", ordered=True)
 EASY = Discipline("easy", ordered=True)
-CONSERVATIVE = Discipline("conservative", ordered=False, scratch=_reservations)
+CONSERVATIVE = Discipline("conservative", ordered=False, aux=_reservations)

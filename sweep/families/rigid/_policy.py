@@ -45,7 +45,7 @@ from sweep.families.rigid._core import Columns, RigidState, columns, new_state, 
 Kernel = Callable[[Columns, RigidState, tuple], None]
 
 
-def no_scratch(jobs: Columns, params: Any) -> tuple:
+def no_aux(jobs: Columns, params: Any) -> tuple:
     """The state of a pass that needs none of its own."""
     return ()
 
@@ -56,13 +56,13 @@ class Discipline:
 
     ``name`` is also the name of the tests' slow reference of the pass.
     ``ordered``: the pass follows the policy's order hook (FCFS, EASY); the
-    others keep the queue in submit order and take none. ``scratch(jobs, params)``
+    others keep the queue in submit order and take none. ``aux(jobs, params)``
     makes the pass's own state for one run, the kernel's ``aux``.
     """
 
     name: str
     ordered: bool
-    scratch: Callable[[Columns, Any], tuple] = no_scratch
+    aux: Callable[[Columns, Any], tuple] = no_aux
 
 
 class Reference(NamedTuple):
@@ -88,7 +88,7 @@ class RigidHooks:
     def run(self, jobs: Columns, processors: int, params: Any) -> tuple[RigidState, tuple]:
         """The final state of one run from an empty machine, and the pass's own state."""
         state = new_state(len(jobs.submit), processors)
-        aux = self.discipline.scratch(jobs, params)
+        aux = self.discipline.aux(jobs, params)
         self.kernel(jobs, state, aux)
         return state, aux
 

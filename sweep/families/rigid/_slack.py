@@ -143,7 +143,7 @@ class Slack(NamedTuple):
     heuristic: int
 
 
-def scratch(jobs: Columns, params: SlackParams) -> Slack:
+def slack_aux(jobs: Columns, params: SlackParams) -> Slack:
     """The slack pass's state for one run of ``jobs``: nothing scheduled yet."""
     n = len(jobs.submit)
     room = 4 * n + 2
@@ -305,4 +305,4 @@ def _slack(t, done, new, jobs, state, plan, weights, sf, awt, heuristic):
     return _core.start_reserved(t, te, jobs, state)
 
 
-SLACK = Discipline("slack", ordered=False, scratch=scratch)
+SLACK = Discipline("slack", ordered=False, aux=slack_aux)
