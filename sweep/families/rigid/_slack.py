@@ -224,10 +224,17 @@ def _shifted(ts, d_j, n_j, w, nw, m0, times, free, t2, f2, te, req, procs):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _insert(j, t, w, nw, m0, times, free, t2, f2, te, new_te, best_te, req, procs, p, s0, s,
             weights, heuristic):
-    """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring)."""
+    """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring).
+
+    The one function of the pass that allocates (its candidate orders and time
+    slots), and it frees all of it before it returns: it is compiled with
+    numba's runtime (``_nrt=True``) whoever calls it, since numba's callees
+    otherwise inherit the caller's setting, so that the slack kernel itself
+    runs without reference counting like the others.
+    """
     n_j = procs[j] if j >= 0 else 0
     d_j = req[j] if j >= 0 else 0.0
     p_new = p[j] if j >= 0 else np.nan
