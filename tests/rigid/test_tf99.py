@@ -1,4 +1,4 @@
-"""Seed 001 Table 3's monthly priority classes and the tf99 paper figures (sweep/analysis/tf99.py)."""
+"""TF99 Table 3's monthly priority classes and the tf99 paper figures (sweep/analysis/tf99.py)."""
 
 from __future__ import annotations
 
