@@ -6,8 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
+from omegaconf import OmegaConf
 
+from sweep.engine.config import compose
 from sweep.families import load_families
 from sweep.families.rigid import _core, _passes, _slack, easy
 from sweep.families.rigid._policy import rigid_policy
@@ -18,8 +19,10 @@ CONF = Path(__file__).resolve().parents[2] / "conf" / "policy"
 
 @pytest.mark.parametrize("name", list(POLICIES))
 def test_every_policy_has_its_config(name):
-    """``conf/policy/<name>.yaml`` names the policy, and its options are the policy's own."""
-    config = yaml.safe_load((CONF / f"{name}.yaml").read_text())
+    """``policy=<name>`` composes from ``conf/policy/<name>.yaml``: the policy's own name and
+    options, at their defaults."""
+    assert (CONF / f"{name}.yaml").is_file()
+    config = OmegaConf.to_container(compose([f"policy={name}"]).policy)
     assert config["name"] == name
     assert POLICIES[name].make_params(config) == POLICIES[name].make_params({})
 
