@@ -1,4 +1,4 @@
-"""Throughput of the rigid policies on the KTH SP2 trace (DESIGN §7, issue 4; seed 001 §3).
+"""Throughput of the rigid policies on the KTH SP2 trace (issue 4; Talby & Feitelson 1999 §3).
 
 ``policies``: jobs per second on one core. Each policy schedules all 28,475
 KTH jobs (one part, 128 processors unless ``--processors``) ``--repeat`` times
@@ -6,7 +6,7 @@ after a warm-up run that compiles (or loads) the kernel; the best and the
 median are printed. Targets (issue 4): EASY >= 400,000 jobs/s, conservative >=
 250,000 jobs/s, slack < 10 s a configuration.
 
-``slack``: slack-based backfilling per configuration of seed 001 Table 5 (the
+``slack``: slack-based backfilling per configuration of Talby & Feitelson 1999 Table 5 (the
 five heuristics, equal priorities and every fifth job at UP = PP = 1), whole
 trace, best and median of ``--repeat``: seconds a configuration and jobs/s.
 
@@ -34,13 +34,14 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 import sweep  # noqa: E402
-from sweep.families.rigid import POLICIES  # noqa: E402
+from sweep.families import load_families  # noqa: E402
 from sweep.families.rigid.jobs import RigidJobs, prepare  # noqa: E402
 from sweep.families.rigid.slack import HEURISTICS  # noqa: E402
 from sweep.workloads.swf import read_swf  # noqa: E402
 
 KTH = Path(__file__).resolve().parents[1] / "data" / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"
 TARGETS = {"easy": 400_000, "conservative": 250_000}
+POLICIES = load_families()["rigid"].policies
 
 
 def _best_median(call: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -57,8 +58,8 @@ def _best_median(call: Callable[[], object], repeat: int) -> tuple[float, float]
 def _schedule(jobs: RigidJobs, policy: str, config: dict) -> Callable[[], object]:
     """One whole-trace run of ``policy`` with parameters ``config``, as a call."""
     params = POLICIES[policy].make_params(config)
-    return lambda: POLICIES[policy].hooks.schedule(jobs.submit, jobs.run, jobs.requested, jobs.procs,
-                                             jobs.priority, jobs.processors, params)
+    return lambda: POLICIES[policy].hooks.schedule(jobs.submit, jobs.run, jobs.requested,
+                                                   jobs.procs, jobs.priority, jobs.processors, params)
 
 
 def policies(processors: int, repeat: int) -> None:
@@ -73,7 +74,7 @@ def policies(processors: int, repeat: int) -> None:
 
 
 def slack(processors: int, repeat: int) -> None:
-    """Seconds a slack configuration: seed 001 Table 5's heuristics × equal / unequal priorities."""
+    """Seconds a slack configuration: TF99 Table 5's heuristics × equal / unequal priorities."""
     trace = read_swf(KTH)
     print(f"slack (SF 3, AWT 2401 s, α = 1), KTH whole trace, {processors} processors, "
           f"best/median of {repeat}; target < 10 s a configuration")

@@ -1,10 +1,12 @@
-"""Slow, obvious references for the rigid policies (STYLE pattern 7; MODEL_NOTES §2).
+"""Slow, obvious references for the rigid passes FCFS, EASY and conservative (STYLE pattern 7).
 
 Plain Python lists and brute-force availability: the free processors at an
 instant are recomputed from every running job and every reservation each time
 they are needed. No sorting tricks, no incremental profile, nothing shared with
 ``sweep.families.rigid``: these exist to be read and trusted, and the kernels
-must match them job for job.
+must match them job for job. A policy names the pass it must match and gives
+its order key in pure Python (``RigidHooks.reference``); the FCFS and EASY
+passes sort their queue by that key, ties by submit order, before every pass.
 """
 
 from __future__ import annotations
@@ -32,12 +34,17 @@ def _earliest(t, d, n, P, intervals):
     raise AssertionError("no feasible start")
 
 
-def simulate(policy, submit, run, req, procs, P):
-    """Start times (list) of every job under ``policy`` in fcfs/easy/conservative.
+def simulate(policy, submit, run, req, procs, P, key=None, priority=None):
+    """Start times (list) of every job under the pass ``policy`` in fcfs/easy/conservative.
 
-    Returns ``(start, booked)``; ``booked`` is the conservative reservation made
-    at each job's arrival (``None`` for the other policies).
+    ``key(t, j, submit, req, procs, priority)`` orders the FCFS and EASY queue
+    at each pass, lowest first, ties by submit order (``None``: submit order);
+    ``priority`` defaults to 0 for every job. Returns ``(start, booked)``;
+    ``booked`` is the conservative reservation made at each job's arrival
+    (``None`` for the other passes).
     """
+    if priority is None:
+        priority = [0.0] * len(submit)
     n = len(submit)
     start = [None] * n
     booked = [None] * n
@@ -72,6 +79,8 @@ def simulate(policy, submit, run, req, procs, P):
                 queue.remove(j)
                 del resv[j]
             continue
+        if key is not None:
+            queue.sort(key=lambda j: (key(t, j, submit, req, procs, priority), j))
         free_now = P - sum(procs[j] for j in running)
         while queue and procs[queue[0]] <= free_now:
             j = queue.pop(0)

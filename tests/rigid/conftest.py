@@ -1,4 +1,4 @@
-"""Fixtures of the rigid family's tests: the KTH SP2 trace (MODEL_NOTES §2)."""
+"""Fixtures of the rigid family's tests: the KTH SP2 trace (docs/model-notes.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 001's table presets (conf/experiment/tf99_table*.yaml) compose, expand and run."""
+"""TF99's table presets (conf/experiment/tf99_table*.yaml) compose, expand and run."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Hand-worked schedules for FCFS, EASY and conservative (MODEL_NOTES §2; STYLE pattern 6).
+"""Hand-worked schedules of the FCFS, EASY and conservative passes and the ordered EASYs (STYLE 6).
 
-Each case lists its jobs as ``(submit, processors, requested, run)`` and the
-start times worked out by hand in its docstring. Times in seconds.
+Each case lists its jobs as ``(submit, processors, requested, run)``, the
+start times worked out by hand in its comment, and the policies it checks.
+Times in seconds.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ POLICIES = load_families()["rigid"].policies
 def _starts(policy, jobs, processors):
     submit, procs, req, run = (np.array(c, dtype=float) for c in zip(*jobs, strict=True))
     return POLICIES[policy].hooks.schedule(submit, run, req, procs.astype(np.int64),
-                                     np.zeros(len(jobs)), processors, NoParams()).tolist()
+                                           np.zeros(len(jobs)), processors, NoParams()).tolist()
 
 
 # P = 4. J0 (3 procs) runs 0–10.
@@ -87,10 +88,41 @@ CASES = {
     "compression_in_submit_order": (COMPRESSION_IN_SUBMIT_ORDER, 4, {
         "fcfs": [0, 5, 5, 15], "easy": [0, 5, 5, 15], "conservative": [0, 5, 5, 15]}),
 }
+CHECKS = [(case, policy) for case, (_, _, expected) in CASES.items() for policy in expected]
 
 
-@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case, policy", CHECKS)
 def test_hand_schedule(case, policy):
     jobs, processors, expected = CASES[case]
     assert _starts(policy, jobs, processors) == expected[policy]
+
+
+@pytest.mark.parametrize("policy, expected", [
+    ("fcfs", [0, 10, 30, 30, 33]), ("easy", [0, 10, 30, 30, 33]),
+    ("conservative", [0, 10, 30, 30, 33]), ("sjf_easy", [0, 23, 10, 10, 13]),
+    ("lxf_easy", [0, 15, 10, 10, 35]), ("wfp_easy", [0, 15, 10, 10, 35])])
+def test_ordered_easy_overtakes_the_head(policy, expected):
+    """The queue order decides EASY's head (jobs ``(submit, procs, requested = run)``).
+
+    P = 4; every job runs as long as it requests. J0 (4 procs, 10 s) runs 0–10.
+    t=1 J1 (4 procs, 20 s), t=2 J2 (2 procs, 5 s), t=3 J3 (2 procs, 3 s) wait: nothing is free.
+    FCFS-EASY. t=10 J0 ends: head J1 starts (0 free), 10–30. Head J2 blocked: shadow 30,
+      extra 4-2 = 2; J3 does not fit now. t=11 J4 (2 procs, 10 s) arrives: nothing fits.
+      t=30 J1 ends: J2 and J3 start (0 free); head J4: J3 ends 33 -> starts 33.
+      FCFS and conservative give the same: [0, 10, 30, 30, 33].
+    SJF-EASY (shortest requested first). t=10 queue J3 (3), J2 (5), J1 (20): J3 and J2
+      start (0 free); head J1: J3 ends 13 (2 free), J2 15 (4 free): reserved for 15.
+      t=11 queue J4 (10), J1 (20): the head is now J4, reserved for 13 (extra 0); J1 waits.
+      t=13 J3 ends: J4 starts, 13–23; head J1: J2 frees 2 at 15, J4 2 more at 23 -> 23.
+      [0, 23, 10, 10, 13]: the short jobs overtake J1 twice.
+    LXF-EASY (largest (wait + requested) / requested first). t=10: J1 29/20 = 1.45,
+      J2 13/5 = 2.6, J3 10/3 = 3.3: J3, J2 start as under SJF, J1 reserved for 15.
+      t=11: J1 30/20 = 1.5 before J4 10/10 = 1: J1 stays the head (shadow 15, extra 0).
+      t=13 (2 free): J1 1.6, J4 1.2; J4 fits now but ends 23 > 15 and extra is 0: waits.
+      t=15 J2 ends: J1 starts, 15–35; t=35 J4 starts. [0, 15, 10, 10, 35].
+    WFP-EASY (largest (wait / requested)^3 * procs first). t=10: J1 (9/20)^3 * 4 = 0.36,
+      J2 (8/5)^3 * 2 = 8.2, J3 (7/3)^3 * 2 = 25.4: as LXF. t=11: J1 0.5 before J4 0;
+      t=13: J1 0.86 before J4 0.016: the same schedule as LXF.
+    """
+    jobs = [(0, 4, 10, 10), (1, 4, 20, 20), (2, 2, 5, 5), (3, 2, 3, 3), (11, 2, 10, 10)]
+    assert _starts(policy, jobs, 4) == expected

@@ -1,4 +1,4 @@
-"""Job preparation from SWF traces (MODEL_NOTES §2; seed 001 §3.1–3.3)."""
+"""Job preparation from SWF traces (Talby & Feitelson 1999 §3.1–3.3; docs/model-notes.md §2)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_every_kth_job_high_priority_restarts_each_part(kth):
 
 
 def test_quota_jobs_get_minus_infinity_over_priorities():
-    """Seed 001 §2.2: PP = −∞ for a job over quota; it overrides a high priority."""
+    """TF99 §2.2: PP = −∞ for a job over quota; it overrides a high priority."""
     jobs = prepare(_trace(submit=range(12)), priority_every=2, quota_every=3)
     assert jobs.priority.tolist() == [0, 2, -np.inf, 2, 0, -np.inf, 0, 2, -np.inf, 2, 0, -np.inf]
 

@@ -1,6 +1,6 @@
-"""Slack-based priority backfilling (seed 001 §2; MODEL_NOTES §2): hand schedules and KTH.
+"""Slack-based priority backfilling (Talby & Feitelson 1999, TF99 §2): hand schedules and KTH.
 
-The KTH checks are the paper's claims (seed 001 §3.2–3.3, Tables 1, 3, 5), each
+The KTH checks are the paper's claims (TF99 §3.2–3.3, Tables 1, 3, 5), each
 month simulated on its own at 128 processors, yearly = total wait / total jobs.
 """
 
@@ -74,12 +74,16 @@ def test_quota_job_delays_nobody():
         [0, 13, 23, 10]
 
 
-@pytest.mark.parametrize("option, value", [("heuristic", "xyz"), ("alpha_u", 2.0),
-                                           ("fairness_exponent", "both"),
-                                           ("zero_slack_weight", "one")])
-def test_bad_parameters_name_themselves(option, value):
-    with pytest.raises(ValueError, match=option):
+@pytest.mark.parametrize("option, value, allowed", [
+    ("heuristic", "xyz", "one of ast, aat, du, dc, dp"), ("alpha_u", 2.0, "a number in [0, 1]"),
+    ("alpha_f", -0.5, "a number in [0, 1]"), ("slack_factor", -1, "a number >= 0"),
+    ("awt", 0, "a number of seconds > 0"), ("fairness_exponent", "both", "one of printed, alpha_f"),
+    ("zero_slack_weight", "one", "one of neutral, zero")])
+def test_bad_parameters_name_themselves(option, value, allowed):
+    """One line: the option, the allowed values, the value given."""
+    with pytest.raises(ValueError) as error:
         POLICIES["slack"].make_params({option: value})
+    assert str(error.value) == f"policy.{option} must be {allowed}, got {value!r}"
 
 
 @pytest.fixture(scope="module")

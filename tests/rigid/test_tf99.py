@@ -1,4 +1,4 @@
-"""Seed 001 Table 3's monthly priority classes and the tf99 paper figures (sweep/analysis/tf99.py)."""
+"""TF99 Table 3's monthly priority classes and the tf99 paper figures (sweep/analysis/tf99.py)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_monthly_priority_classes_every_fifth_job():
 
 
 def test_paper_values_agree_across_tables():
-    """The transcription of seed 001's tables is self-consistent where the paper repeats a number."""
+    """The transcription of TF99's tables is self-consistent where the paper repeats a number."""
     paper = tf99.PAPER
     assert paper["table1"]["slack"] == paper["table3"]["equal"]  # Table 3's Equal Pri is Table 1's
     assert paper["table1"]["yearly"]["slack"] == paper["table3"]["yearly"]["equal"]

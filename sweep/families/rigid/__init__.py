@@ -1,9 +1,14 @@
 """The ``rigid`` family: P processors, rigid jobs with user estimates, no preemption.
 
-Seed 001 (Talby & Feitelson 1999) and MODEL_NOTES §2: FCFS, EASY and
-conservative backfilling and slack-based priority backfilling replayed on SWF traces such as KTH SP2. Jobs:
-:mod:`~sweep.families.rigid.jobs`; shared kernels: ``_core``; one file per
-policy; the grid-point wrapper: :mod:`~sweep.families.rigid.simulate`.
+Talby & Feitelson 1999 (TF99): FCFS, EASY and conservative backfilling and
+slack-based priority backfilling replayed on SWF traces such as KTH SP2; and
+EASY with the queue in other orders (shortest requested time, largest
+expansion factor, WFP). Jobs: :mod:`~sweep.families.rigid.jobs`; the one
+event loop: ``_core``; the shared passes: ``_passes`` and ``_slack``; the
+policy contract: ``_policy``; one file per policy; the grid-point wrapper:
+:mod:`~sweep.families.rigid.simulate`.
+
+Its policies are the ``Policy`` objects of its modules (:mod:`sweep.families`).
 """
 
 from sweep.families import Family, Processors

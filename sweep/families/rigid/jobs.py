@@ -1,4 +1,4 @@
-"""Rigid jobs from a Standard Workload Format trace (MODEL_NOTES §2, seed 001 §3.1).
+"""Rigid jobs from a Standard Workload Format trace (TF99 §3.1; docs/model-notes.md §2).
 
 A trace becomes plain arrays, one entry per job, in submit order:
 
@@ -13,22 +13,22 @@ A trace becomes plain arrays, one entry per job, in submit order:
     run time instead (what many simulators do). A missing estimate (≤ 0) is
     replaced by the run time: the scheduler then knows the exact run time of that
     job (counted as ``estimate_from_runtime``). Every scheduling decision uses
-    this column, never ``run`` (MODEL_NOTES §2).
+    this column, never ``run`` (docs/model-notes.md §2).
 ``procs``
     Requested processors (SWF field 8), falling back to the allocated processors
     (field 5) when field 8 ≤ 0.
 ``priority``
-    User plus political priority, UP + PP of seed 001 §2.2: 0 for every job, or
+    User plus political priority, UP + PP of TF99 §2.2: 0 for every job, or
     ``priority_gap`` for every ``priority_every``-th job of each simulated part
-    (the 5th, 10th, ... job; seed 001 §3.3, Tables 3–4: every fifth job had
+    (the 5th, 10th, ... job; TF99 §3.3, Tables 3–4: every fifth job had
     UP = PP = 1, i.e. a gap of 2). The count restarts in each part because the
     paper assigned priorities "for each of the twelve monthly logs". With
     ``quota_every = k > 0`` every k-th job of each part is over quota instead:
-    PP = −∞ (``-inf``), which gives it infinite slack (seed 001 §2.2;
-    MODEL_NOTES §2). Which jobs are over quota is a made-up rule (the paper
+    PP = −∞ (``-inf``), which gives it infinite slack (TF99 §2.2;
+    docs/model-notes.md §2). Which jobs are over quota is a made-up rule (the paper
     ran no quota experiment), and a quota job overrides a priority one.
 
-Drop rule (MODEL_NOTES §2), each drop counted by reason in ``RigidJobs.dropped``:
+Drop rule (docs/model-notes.md §2), each drop counted by reason in ``RigidJobs.dropped``:
 ``no_processors`` (neither field 8 nor field 5 positive), ``too_many_processors``
 (more than the simulated machine), ``unknown_runtime`` (field 4 < 0),
 ``unknown_submit`` (field 2 < 0). KTH drops exactly one job (27313, no
@@ -40,14 +40,14 @@ arrivals) rescales the inter-arrival times of each part so that its offered
 load ``ρ = Σ procs·run / (P · span)`` equals ``load``, ``span`` being the part's
 first to last submission (:func:`offered_load`); the first submission stays
 put and every gap is multiplied by ``ρ_trace / load``. This is the usual way to
-sweep load over a trace (e.g. Feitelson & Mu'alem Weil 1998, seed 001 ref. [5]),
-not something seed 001 did: it replays KTH as logged. A part whose jobs all
+sweep load over a trace (e.g. Feitelson & Mu'alem Weil 1998), not something
+Talby & Feitelson 1999 (TF99) did: it replays KTH as logged. A part whose jobs all
 arrive at once has no span and is left as is.
 
 ``split="month"`` groups the jobs by the calendar month of their submission in
 the log's local time (``UnixStartTime`` plus ``TimeZoneString``, or the
 ``TimeZone`` offset when only that is given, else UTC); each month is simulated
-on its own from an empty machine (seed 001 §3.2, Table 1). ``split="none"``
+on its own from an empty machine (TF99 §3.2, Table 1). ``split="none"``
 keeps the whole trace as one part labeled ``"all"``.
 """
 
@@ -105,7 +105,7 @@ def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
             split: str = "none", priority_every: int = 0,
             priority_gap: float = 2.0, quota_every: int = 0,
             load: float | None = None) -> RigidJobs:
-    """Turn an SWF trace into simulation-ready rigid jobs (MODEL_NOTES §2).
+    """Turn an SWF trace into simulation-ready rigid jobs (docs/model-notes.md §2).
 
     ``processors`` is the simulated machine (the paper used 128 for KTH, whose
     real machine had 100); ``overrun``, ``split``, ``priority_every``,

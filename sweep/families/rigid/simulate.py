@@ -1,4 +1,4 @@
-"""From a grid point to a rigid-family Result (seed 001 §3; MODEL_NOTES §2).
+"""From a grid point to a rigid-family Result (Talby & Feitelson 1999, TF99 §3).
 
 ``point.workload`` (``conf/workload/kth.yaml``, ``swf.yaml``): ``kind: swf``,
 ``path`` (relative paths are tried against the working directory, then the
@@ -18,7 +18,7 @@ trace, or each calendar month) is simulated from an empty machine.
 
 Measures, over all simulated jobs (wait = start − submit, response = wait + run):
 ``mean_wait`` is total wait over total jobs — the paper's yearly figure, not
-the mean of the monthly means (seed 001 §3.2); slowdown is response / run;
+the mean of the monthly means (TF99 §3.2); slowdown is response / run;
 bounded slowdown is ``max(response / max(run, 10 s), 1)``; utilization is the
 processor-seconds used over ``processors`` times the summed span of the parts
 (first submission to last end of each part). ``mean_wait_high`` /

@@ -1,269 +1,28 @@
-"""Slack-based priority backfilling (Talby & Feitelson 1999, seed 001 §2; MODEL_NOTES §2).
+"""Slack-based priority backfilling (Talby & Feitelson 1999 §2).
 
-Every waiting job has a scheduled start ``te`` in a profile of scheduled jobs
-(running jobs hold their processors until their requested end, MODEL_NOTES §2).
-
-insert(j) (§2.1, §2.4), at j's arrival: ``p = (UP + PP + SP)/3`` with SP = ½,
-slack ``s = s0 = (1 − p)·SF·AWT`` (§2.2). Candidates, cheapest wins:
-
-- conservative's schedule (§2.1: "always at least one schedule of finite
-  price"): j at its earliest fit, nobody moved;
-- for every time slot ``ts`` of the profile from NOW on (NOW, running jobs'
-  requested ends, waiting jobs' starts and ends) at which j fits beside the
-  running jobs and the waiting jobs scheduled before ``ts``: as §2.4 says,
-  "delay all waiting jobs from ts to the profile's end by j.t, and insert j as
-  the only job scheduled for time ts. Then, compress the schedule": each
-  delayed job in turn, in the heuristic's order, moves to its earliest
-  feasible start with every other job where it is then. A job therefore ends
-  up at most ``j.t`` later than before (its delayed slot stays free), possibly
-  earlier. Orders (§2.4): ``ast`` ascending scheduled time (before the delay),
-  ``aat`` ascending arrival, ``du`` descending n·t, ``dc`` descending cost of a
-  1 s delay, ``dp`` descending priority; ties by arrival for every heuristic.
-
-Price (§2.1, §2.3)::
-
-    (ts − NOW)^α_t · n^α_u + Σ_moved n_i^α_u · t_i^α_t · (p_i/p)^α_p · (s0_i/s_i)^e
-
-infinite if some ``t_i > s_i``; ``e = α_p·α_f`` as printed (``fairness_exponent=
-"printed"``) or ``α_f`` (``"alpha_f"``, MODEL_NOTES §2). Equal prices go to the
-schedule that delays fewer jobs, then to the earliest ``ts``. Moved jobs'
-slacks change by ``s_i −= t_i`` (a job moved up gains slack: its deadline
-``te + s`` is fixed). Then SP = min((te − NOW)/(2·AWT), 1) once, and p, s0 and
-s are recomputed from it (s = s0: j has used none).
-
-Resolved ambiguities (documented departures and readings):
-
-- Re-placement is compression of the delayed schedule (the quote above), not
-  a fresh re-placement of the delayed jobs from an empty tail. A fresh
-  re-placement lets ``du``/``dc``/``dp`` push a job behind every job sorted
-  before it; on KTH (monthly, 128 processors) it made ``du``, ``dc`` and
-  ``dp`` worse than conservative, against §3.2 ("all heuristics improve
-  conservative scheduling").
-- A negative delay ``t_i`` (moved up) gives a negative cost (§2.1: "Cost will
-  be negative if t_i is negative"): ``t_i^α_t`` is read as ``sign(t_i)·|t_i|^α_t``.
-- ``s0_i/s_i`` uses ``max(s_i, 1 s)``, so a job with no slack left has a large,
-  finite weight.
-- ``s0_i = 0`` (p = 1: a job with UP = PP = 1 whose scheduled wait reached
-  2·AWT) makes the fairness term 0/0. Read as 1 (``zero_slack_weight=
-  "neutral"``, the default): a job that never had slack has used none of it,
-  the limit of ``s0/s`` along ``s = s0``. The literal ``0/max(s, 1)`` = 0
-  (``"zero"``) makes such jobs free to move and worthless to move up; on KTH
-  with every fifth job at UP = PP = 1 it makes high-priority jobs wait longer
-  than low-priority ones, against §3.3 and Table 3.
-- Remove(j) (§2.1): at a timestamp with completions the completed jobs leave
-  the profile and the "dummy timeless job" is inserted (n = 0, t = 0, priority
-  ratio 1): the same search compresses the schedule for a profit.
-- Quota (§2.2): PP = −∞ (``priority = -inf``, see ``workload.quota_every``)
-  gives p = −∞ and s0 = ∞. Such a job costs nothing to move, and when it is
-  inserted no candidate may delay another job ("will only run when it's not
-  disturbing any other job").
-
-Arrivals at one timestamp are inserted one by one in trace order; a job whose
-scheduled start is now starts (MODEL_NOTES §2's event order).
+Each waiting job may be delayed by at most its slack, ``(1 − p)·SF·AWT``; a
+new job takes the cheapest schedule that respects every slack (the slack
+pass: :mod:`~sweep.families.rigid._slack`, with every reading of the paper
+it had to make). Parameters: :class:`~sweep.families.rigid._slack.SlackParams`,
+whose defaults are the paper's §3.2 run.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
 from numba import njit
 
-from sweep.families import Policy
-from sweep.families.rigid import _core
-from sweep.families.rigid._policy import RigidHooks
-
-HEURISTICS = ("ast", "aat", "du", "dc", "dp")
-FAIRNESS = ("printed", "alpha_f")
-ZERO_SLACK = ("neutral", "zero")
+from sweep.families._numba import NO_REFCOUNT
+from sweep.families.rigid import _core, _slack
+from sweep.families.rigid._policy import rigid_policy
+from sweep.families.rigid._slack import HEURISTICS, SlackParams
 
 
-@dataclass(frozen=True)
-class SlackParams:
-    """Seed 001 §3.2's parameters by default: α = 1, SF = 3, AWT = 2401 s, AST."""
-
-    slack_factor: float = 3.0
-    awt: float = 2401.0
-    alpha_u: float = 1.0
-    alpha_t: float = 1.0
-    alpha_p: float = 1.0
-    alpha_f: float = 1.0
-    heuristic: str = "ast"
-    fairness_exponent: str = "printed"
-    zero_slack_weight: str = "neutral"
-
-    def __post_init__(self) -> None:
-        for name, allowed in (("heuristic", HEURISTICS), ("fairness_exponent", FAIRNESS),
-                              ("zero_slack_weight", ZERO_SLACK)):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"policy.{name} must be one of {', '.join(allowed)}, "
-                                 f"got {getattr(self, name)!r}")
-        for name in ("alpha_u", "alpha_t", "alpha_p", "alpha_f"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"policy.{name} must be in [0, 1], got {getattr(self, name)}")
-        if self.slack_factor < 0 or self.awt <= 0:
-            raise ValueError("policy.slack_factor must be >= 0 and policy.awt > 0")
+@njit(cache=True, **NO_REFCOUNT)
+def _run(jobs, state, aux):
+    _core.run(jobs, state, aux, _slack.slack_pass, _core.submit_order)
 
 
-@njit(cache=True)
-def _priority_slack(base, sp, sf, awt):
-    """§2.2: ``p = (UP + PP + SP)/3`` and ``s0 = (1 − p)·SF·AWT``; PP = −∞ gives s0 = ∞."""
-    if base == -np.inf:
-        return -np.inf, np.inf
-    p = (base + sp) / 3.0
-    return p, (1.0 - p) * sf * awt
+POLICY = rigid_policy("slack", kernel=_run, discipline=_slack.SLACK, params=SlackParams,
+                      examples=({}, {"heuristic": "du", "slack_factor": 1.0}), reference=False)
 
-
-@njit(cache=True)
-def _cost(i, delay, p_new, procs, p, s0, s, a):
-    """§2.3: the cost of moving job ``i`` by ``delay`` in favour of a job of priority p_new.
-
-    ``a = [α_u, α_t, α_p, e, w0]``: the weights, the fairness exponent and the
-    fairness term of a job with ``s0 = 0`` (module docstring). ``p_new`` is NaN
-    for the dummy timeless job (ratio 1). A job over quota (``s0 = ∞``) costs
-    nothing to move.
-    """
-    if s0[i] == np.inf:
-        return 0.0
-    ratio = 1.0 if np.isnan(p_new) else p[i] / p_new
-    weight = a[4] if s0[i] == 0.0 else s0[i] / max(s[i], 1.0)
-    return (procs[i] ** a[0] * np.sign(delay) * abs(delay) ** a[1] * ratio ** a[2]
-            * weight ** a[3])
-
-
-@njit(cache=True)
-def _order(w, nw, te, procs, req, p, s0, s, p_new, a, heuristic):
-    """The waiting jobs ``w[:nw]`` in the heuristic's order (ties: arrival)."""
-    key = np.empty(nw)
-    for k in range(nw):
-        i = w[k]
-        if heuristic == 0:
-            key[k] = te[i]
-        elif heuristic == 1:
-            key[k] = i
-        elif heuristic == 2:
-            key[k] = -procs[i] * req[i]
-        elif heuristic == 3:
-            key[k] = -_cost(i, 1.0, p_new, procs, p, s0, s, a)
-        else:
-            key[k] = -p[i]
-    return w[:nw][np.argsort(key, kind="mergesort")]
-
-
-@njit(cache=True)
-def _shifted(ts, d_j, n_j, w, nw, m0, times, free, t2, f2, te, req, procs):
-    """The profile with j at ``ts`` and every waiting job from ``ts`` on delayed by ``d_j``.
-
-    Returns its length, or -1 when j does not fit at ``ts`` beside the running
-    jobs and the waiting jobs scheduled before ``ts``. The delayed schedule is
-    always feasible (the jobs before ``ts`` only end after it).
-    """
-    t2[:m0], f2[:m0] = times[:m0], free[:m0]
-    m = m0
-    for k in range(nw):
-        i = w[k]
-        if te[i] < ts:
-            m = _core.add_interval(t2, f2, m, te[i], te[i] + req[i], -procs[i])
-    if not _core.fits_at(t2, f2, m, ts, n_j, d_j):
-        return -1
-    m = _core.add_interval(t2, f2, m, ts, ts + d_j, -n_j)
-    for k in range(nw):
-        i = w[k]
-        if te[i] >= ts:
-            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
-    return m
-
-
-@njit(cache=True)
-def _insert(j, t, w, nw, m0, times, free, t2, f2, te, new_te, best_te, req, procs, p, s0, s,
-            a, heuristic):
-    """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring)."""
-    n_j = procs[j] if j >= 0 else 0
-    d_j = req[j] if j >= 0 else 0.0
-    p_new = p[j] if j >= 0 else np.nan
-    quota = j >= 0 and s0[j] == np.inf
-    order = _order(w, nw, te, procs, req, p, s0, s, p_new, a, heuristic)
-    # conservative's schedule: j at its earliest fit, nobody moved (§2.1: always finite)
-    m = _shifted(np.inf, d_j, 0, w, nw, m0, times, free, t2, f2, te, req, procs)
-    best_ts = _core.earliest_fit(t2, f2, m, n_j, d_j)
-    best = (best_ts - t) ** a[1] * n_j ** a[0] if j >= 0 else 0.0
-    best_delayed = 0
-    for k in range(nw):
-        best_te[w[k]] = te[w[k]]
-    slots = np.empty(m0 + 2 * nw)
-    slots[:m0] = times[:m0]
-    for k in range(nw):
-        slots[m0 + 2 * k] = te[w[k]]
-        slots[m0 + 2 * k + 1] = te[w[k]] + req[w[k]]
-    for ts in np.unique(slots):
-        m = _shifted(ts, d_j, n_j, w, nw, m0, times, free, t2, f2, te, req, procs)
-        if m < 0:
-            continue
-        price = (ts - t) ** a[1] * n_j ** a[0] if j >= 0 else 0.0
-        delayed = 0
-        for i in order:  # compress the delayed jobs in the heuristic's order
-            new_te[i] = te[i]
-            if te[i] < ts:
-                continue
-            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], procs[i])
-            new_te[i] = _core.earliest_fit(t2, f2, m, procs[i], req[i])
-            m = _core.add_interval(t2, f2, m, new_te[i], new_te[i] + req[i], -procs[i])
-            delay = new_te[i] - te[i]
-            if delay > s[i] or (quota and delay > 0):
-                price = np.inf
-                break
-            delayed += delay > 0
-            price += _cost(i, delay, p_new, procs, p, s0, s, a)
-        if price < best or (price == best and delayed < best_delayed):
-            best, best_delayed, best_ts = price, delayed, ts
-            for i in order:
-                best_te[i] = new_te[i]
-    for k in range(nw):
-        i = w[k]
-        s[i] -= best_te[i] - te[i]
-        te[i] = best_te[i]
-    if j >= 0:
-        te[j] = best_ts
-
-
-@njit(cache=True)
-def _slack(submit, run, req, procs, base, processors, sf, awt, a, heuristic):
-    n = submit.size
-    state = _core.new_state(n, processors)
-    start, queue, running, cnt, times, free = state
-    t2, f2 = np.empty_like(times), np.empty_like(free)
-    te, new_te, best_te = np.full(n, np.nan), np.empty(n), np.empty(n)
-    p, s0, s = np.zeros(n), np.zeros(n), np.zeros(n)
-    t, done, new = _core.advance(np.inf, submit, run, procs, *state)
-    while t < np.inf:
-        nq = cnt[_core.WAITING]
-        m0 = _core.running_profile(t, req, procs, start, running, cnt, times, free)
-        if done:
-            _insert(-1, t, queue, nq - new, m0, times, free, t2, f2, te, new_te, best_te,
-                    req, procs, p, s0, s, a, heuristic)
-        for k in range(nq - new, nq):
-            j = queue[k]
-            p[j], s0[j] = _priority_slack(base[j], 0.5, sf, awt)
-            s[j] = s0[j]
-            _insert(j, t, queue, k, m0, times, free, t2, f2, te, new_te, best_te,
-                    req, procs, p, s0, s, a, heuristic)
-            p[j], s0[j] = _priority_slack(base[j], min((te[j] - t) / (2.0 * awt), 1.0), sf, awt)
-            s[j] = s0[j]  # SP recomputed once
-        wake = _core.start_reserved(t, te, req, procs, start, queue, running, cnt)
-        t, done, new = _core.advance(wake, submit, run, procs, *state)
-    return start
-
-
-def schedule(submit: np.ndarray, run: np.ndarray, requested: np.ndarray, procs: np.ndarray,
-             priority: np.ndarray, processors: int, params: SlackParams) -> np.ndarray:
-    """Start times under slack-based priority backfilling; ``priority`` is UP + PP per job."""
-    exponent = params.alpha_p * params.alpha_f if params.fairness_exponent == "printed" \
-        else params.alpha_f
-    zero_weight = 1.0 if params.zero_slack_weight == "neutral" else 0.0
-    a = np.array([params.alpha_u, params.alpha_t, params.alpha_p, exponent, zero_weight])
-    return _slack(submit, run, requested, procs, np.asarray(priority, dtype=np.float64),
-                  processors, params.slack_factor, params.awt, a,
-                  HEURISTICS.index(params.heuristic))
-
-
-POLICY = Policy("slack", "rigid", RigidHooks(schedule), SlackParams)
+__all__ = ["HEURISTICS", "POLICY", "SlackParams"]

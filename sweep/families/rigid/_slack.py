@@ -1,0 +1,315 @@
+"""The slack pass: slack-based priority backfilling (Talby & Feitelson 1999 §2).
+
+Every waiting job has a scheduled start ``te`` in a profile of scheduled jobs
+(running jobs hold their processors until their requested end,
+:mod:`~sweep.families.rigid._core`).
+
+insert(j) (§2.1, §2.4), at j's arrival: ``p = (UP + PP + SP)/3`` with SP = ½,
+slack ``s = s0 = (1 − p)·SF·AWT`` (§2.2). Candidates, cheapest wins:
+
+- conservative's schedule (§2.1: "always at least one schedule of finite
+  price"): j at its earliest fit, nobody moved;
+- for every time slot ``ts`` of the profile from NOW on (NOW, running jobs'
+  requested ends, waiting jobs' starts and ends) at which j fits beside the
+  running jobs and the waiting jobs scheduled before ``ts``: as §2.4 says,
+  "delay all waiting jobs from ts to the profile's end by j.t, and insert j as
+  the only job scheduled for time ts. Then, compress the schedule": each
+  delayed job in turn, in the heuristic's order, moves to its earliest
+  feasible start with every other job where it is then. A job therefore ends
+  up at most ``j.t`` later than before (its delayed slot stays free), possibly
+  earlier. Orders (§2.4): ``ast`` ascending scheduled time (before the delay),
+  ``aat`` ascending arrival, ``du`` descending n·t, ``dc`` descending cost of a
+  1 s delay, ``dp`` descending priority; ties by arrival for every heuristic.
+
+Price (§2.1, §2.3)::
+
+    (ts − NOW)^α_t · n^α_u + Σ_moved n_i^α_u · t_i^α_t · (p_i/p)^α_p · (s0_i/s_i)^e
+
+infinite if some ``t_i > s_i``; ``e = α_p·α_f`` as printed (``fairness_exponent=
+"printed"``) or ``α_f`` (``"alpha_f"``, another reading of the printed
+formula). Equal prices go to the schedule that delays fewer jobs, then to
+the earliest ``ts``. Moved jobs'
+slacks change by ``s_i −= t_i`` (a job moved up gains slack: its deadline
+``te + s`` is fixed). Then SP = min((te − NOW)/(2·AWT), 1) once, and p, s0 and
+s are recomputed from it (s = s0: j has used none).
+
+Resolved ambiguities (documented departures and readings):
+
+- Re-placement is compression of the delayed schedule (the quote above), not
+  a fresh re-placement of the delayed jobs from an empty tail. A fresh
+  re-placement lets ``du``/``dc``/``dp`` push a job behind every job sorted
+  before it; on KTH (monthly, 128 processors) it made ``du``, ``dc`` and
+  ``dp`` worse than conservative, against §3.2 ("all heuristics improve
+  conservative scheduling").
+- A negative delay ``t_i`` (moved up) gives a negative cost (§2.1: "Cost will
+  be negative if t_i is negative"): ``t_i^α_t`` is read as ``sign(t_i)·|t_i|^α_t``.
+- ``s0_i/s_i`` uses ``max(s_i, 1 s)``, so a job with no slack left has a large,
+  finite weight.
+- ``s0_i = 0`` (p = 1: a job with UP = PP = 1 whose scheduled wait reached
+  2·AWT) makes the fairness term 0/0. Read as 1 (``zero_slack_weight=
+  "neutral"``, the default): a job that never had slack has used none of it,
+  the limit of ``s0/s`` along ``s = s0``. The literal ``0/max(s, 1)`` = 0
+  (``"zero"``) makes such jobs free to move and worthless to move up; on KTH
+  with every fifth job at UP = PP = 1 it makes high-priority jobs wait longer
+  than low-priority ones, against §3.3 and Table 3.
+- Remove(j) (§2.1): at a timestamp with completions the completed jobs leave
+  the profile and the "dummy timeless job" is inserted (n = 0, t = 0, priority
+  ratio 1): the same search compresses the schedule for a profit.
+- Quota (§2.2): PP = −∞ (``priority = -inf``, see ``workload.quota_every``
+  in :mod:`~sweep.families.rigid.jobs`) gives p = −∞ and s0 = ∞. Such a job
+  costs nothing to move, and when it is inserted no candidate may delay
+  another job ("will only run when it's not disturbing any other job").
+
+Arrivals at one timestamp are inserted one by one in trace order; a job whose
+scheduled start is now starts (the event order of
+:mod:`~sweep.families.rigid._core`). The pass keeps the queue in submit order:
+its heuristics break ties by arrival.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from sweep.families import param
+from sweep.families.rigid import _core
+from sweep.families.rigid._core import Columns
+from sweep.families.rigid._policy import Discipline
+
+HEURISTICS = ("ast", "aat", "du", "dc", "dp")
+AST, AAT, DU, DC, DP = range(len(HEURISTICS))
+FAIRNESS = ("printed", "alpha_f")
+ZERO_SLACK = ("neutral", "zero")
+
+
+def _alpha(doc: str) -> float:
+    return param(1.0, ge=0, le=1, doc=doc)
+
+
+@dataclass(frozen=True)
+class SlackParams:
+    """The slack pass's parameters; defaults are Talby & Feitelson 1999 §3.2's run (Table 1)."""
+
+    slack_factor: float = param(3.0, ge=0, doc="SF of §2.2: slack = (1 − p)·SF·AWT; Table 2 sweeps it")
+    awt: float = param(2401.0, gt=0, unit="seconds",
+                       doc="AWT of §2.2, the average wait time that scales every slack (§3.2)")
+    alpha_u: float = _alpha("α_u, the exponent of a moved job's size in the price (§2.3)")
+    alpha_t: float = _alpha("α_t, the exponent of a delay in the price (§2.3)")
+    alpha_p: float = _alpha("α_p, the exponent of the priority ratio in the price (§2.3)")
+    alpha_f: float = _alpha("α_f, the fairness exponent of s0/s in the price (§2.3)")
+    heuristic: str = param("ast", choices=HEURISTICS,
+                           doc="the order in which delayed jobs are compressed (§2.4)")
+    fairness_exponent: str = param("printed", choices=FAIRNESS,
+                                   doc="printed: e = α_p·α_f as printed (§2.3); alpha_f: e = α_f")
+    zero_slack_weight: str = param("neutral", choices=ZERO_SLACK,
+                                   doc="s0/s of a job with s0 = 0: neutral 1, or the literal 0")
+
+
+class Weights(NamedTuple):
+    """The price's exponents (§2.3): sizes, delays, priority ratio, fairness; and ``zero_weight``,
+    the fairness term of a job with ``s0 = 0`` (module docstring)."""
+
+    alpha_u: float
+    alpha_t: float
+    alpha_p: float
+    fairness: float
+    zero_weight: float
+
+
+class Plan(NamedTuple):
+    """Per job: scheduled start ``te`` (and two candidate copies), ``p``, ``s0``, slack ``s``;
+    ``t2``, ``f2``: room for a second availability profile."""
+
+    te: np.ndarray
+    new_te: np.ndarray
+    best_te: np.ndarray
+    p: np.ndarray
+    s0: np.ndarray
+    s: np.ndarray
+    t2: np.ndarray
+    f2: np.ndarray
+
+
+class Slack(NamedTuple):
+    """The slack pass's own state and parameters, as the kernel sees them."""
+
+    plan: Plan
+    weights: Weights
+    slack_factor: float
+    awt: float
+    heuristic: int
+
+
+def slack_aux(jobs: Columns, params: SlackParams) -> Slack:
+    """The slack pass's state for one run of ``jobs``: nothing scheduled yet."""
+    n = len(jobs.submit)
+    room = 4 * n + 2
+    plan = Plan(np.full(n, np.nan), np.empty(n), np.empty(n), np.zeros(n), np.zeros(n), np.zeros(n),
+                np.empty(room), np.empty(room, np.int64))
+    printed = params.fairness_exponent == "printed"
+    weights = Weights(float(params.alpha_u), float(params.alpha_t), float(params.alpha_p),
+                      float(params.alpha_p * params.alpha_f if printed else params.alpha_f),
+                      1.0 if params.zero_slack_weight == "neutral" else 0.0)
+    return Slack(plan, weights, float(params.slack_factor), float(params.awt),
+                 HEURISTICS.index(params.heuristic))
+
+
+@njit(cache=True)
+def _priority_slack(base, sp, sf, awt):
+    """§2.2: ``p = (UP + PP + SP)/3`` and ``s0 = (1 − p)·SF·AWT``; PP = −∞ gives s0 = ∞."""
+    if base == -np.inf:
+        return -np.inf, np.inf
+    p = (base + sp) / 3.0
+    return p, (1.0 - p) * sf * awt
+
+
+@njit(cache=True)
+def _cost(i, delay, p_new, procs, p, s0, s, weights):
+    """§2.3: the cost of moving job ``i`` by ``delay`` in favour of a job of priority p_new.
+
+    ``p_new`` is NaN for the dummy timeless job (ratio 1). A job over quota
+    (``s0 = ∞``) costs nothing to move.
+    """
+    if s0[i] == np.inf:
+        return 0.0
+    ratio = 1.0 if np.isnan(p_new) else p[i] / p_new
+    weight = weights.zero_weight if s0[i] == 0.0 else s0[i] / max(s[i], 1.0)
+    return (procs[i] ** weights.alpha_u * np.sign(delay) * abs(delay) ** weights.alpha_t
+            * ratio ** weights.alpha_p * weight ** weights.fairness)
+
+
+@njit(cache=True)
+def _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic):
+    """The waiting jobs ``w[:nw]`` in the heuristic's order (ties: arrival)."""
+    key = np.empty(nw)
+    for k in range(nw):
+        i = w[k]
+        if heuristic == AST:
+            key[k] = te[i]
+        elif heuristic == AAT:
+            key[k] = i
+        elif heuristic == DU:
+            key[k] = -procs[i] * req[i]
+        elif heuristic == DC:
+            key[k] = -_cost(i, 1.0, p_new, procs, p, s0, s, weights)
+        else:
+            key[k] = -p[i]
+    return w[:nw][np.argsort(key, kind="mergesort")]
+
+
+@njit(cache=True)
+def _shifted(ts, d_j, n_j, w, nw, m0, times, free, t2, f2, te, req, procs):
+    """The profile with j at ``ts`` and every waiting job from ``ts`` on delayed by ``d_j``.
+
+    Returns its length, or -1 when j does not fit at ``ts`` beside the running
+    jobs and the waiting jobs scheduled before ``ts``. The delayed schedule is
+    always feasible (the jobs before ``ts`` only end after it).
+    """
+    t2[:m0], f2[:m0] = times[:m0], free[:m0]
+    m = m0
+    for k in range(nw):
+        i = w[k]
+        if te[i] < ts:
+            m = _core.add_interval(t2, f2, m, te[i], te[i] + req[i], -procs[i])
+    if not _core.fits_at(t2, f2, m, ts, n_j, d_j):
+        return -1
+    m = _core.add_interval(t2, f2, m, ts, ts + d_j, -n_j)
+    for k in range(nw):
+        i = w[k]
+        if te[i] >= ts:
+            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
+    return m
+
+
+@njit(cache=True, _nrt=True)
+def _insert(j, t, w, nw, m0, times, free, t2, f2, te, new_te, best_te, req, procs, p, s0, s,
+            weights, heuristic):
+    """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring).
+
+    The one function of the pass that allocates (its candidate orders and time
+    slots), and it frees all of it before it returns: it is compiled with
+    numba's runtime (``_nrt=True``) whoever calls it, since numba's callees
+    otherwise inherit the caller's setting, so that the slack kernel itself
+    runs without reference counting like the others.
+    """
+    n_j = procs[j] if j >= 0 else 0
+    d_j = req[j] if j >= 0 else 0.0
+    p_new = p[j] if j >= 0 else np.nan
+    quota = j >= 0 and s0[j] == np.inf
+    order = _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic)
+    # conservative's schedule: j at its earliest fit, nobody moved (§2.1: always finite)
+    m = _shifted(np.inf, d_j, 0, w, nw, m0, times, free, t2, f2, te, req, procs)
+    best_ts = _core.earliest_fit(t2, f2, m, n_j, d_j)
+    best = (best_ts - t) ** weights.alpha_t * n_j ** weights.alpha_u if j >= 0 else 0.0
+    best_delayed = 0
+    for k in range(nw):
+        best_te[w[k]] = te[w[k]]
+    slots = np.empty(m0 + 2 * nw)
+    slots[:m0] = times[:m0]
+    for k in range(nw):
+        slots[m0 + 2 * k] = te[w[k]]
+        slots[m0 + 2 * k + 1] = te[w[k]] + req[w[k]]
+    for ts in np.unique(slots):
+        m = _shifted(ts, d_j, n_j, w, nw, m0, times, free, t2, f2, te, req, procs)
+        if m < 0:
+            continue
+        price = (ts - t) ** weights.alpha_t * n_j ** weights.alpha_u if j >= 0 else 0.0
+        delayed = 0
+        for i in order:  # compress the delayed jobs in the heuristic's order
+            new_te[i] = te[i]
+            if te[i] < ts:
+                continue
+            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], procs[i])
+            new_te[i] = _core.earliest_fit(t2, f2, m, procs[i], req[i])
+            m = _core.add_interval(t2, f2, m, new_te[i], new_te[i] + req[i], -procs[i])
+            delay = new_te[i] - te[i]
+            if delay > s[i] or (quota and delay > 0):
+                price = np.inf
+                break
+            delayed += delay > 0
+            price += _cost(i, delay, p_new, procs, p, s0, s, weights)
+        if price < best or (price == best and delayed < best_delayed):
+            best, best_delayed, best_ts = price, delayed, ts
+            for i in order:
+                best_te[i] = new_te[i]
+    for k in range(nw):
+        i = w[k]
+        s[i] -= best_te[i] - te[i]
+        te[i] = best_te[i]
+    if j >= 0:
+        te[j] = best_ts
+
+
+@njit(cache=True, inline="always")
+def slack_pass(t, done, new, jobs, state, aux, order):
+    """The slack pass (module docstring); ``order`` is submit order."""
+    return _slack(t, done, new, jobs, state, aux.plan, aux.weights, aux.slack_factor, aux.awt,
+                  aux.heuristic)
+
+
+@njit(cache=True)
+def _slack(t, done, new, jobs, state, plan, weights, sf, awt, heuristic):
+    """Re-plan for the completions and insert the arrivals at ``t``; start the jobs due now."""
+    te, new_te, best_te, p, s0, s, t2, f2 = plan
+    queue, times, free = state.queue, state.times, state.free
+    req, procs, base = jobs.requested, jobs.procs, jobs.priority
+    nq = state.counts[0].waiting
+    m0 = _core.running_profile(t, jobs, state)
+    if done:
+        _insert(-1, t, queue, nq - new, m0, times, free, t2, f2, te, new_te, best_te,
+                req, procs, p, s0, s, weights, heuristic)
+    for k in range(nq - new, nq):
+        j = queue[k]
+        p[j], s0[j] = _priority_slack(base[j], 0.5, sf, awt)
+        s[j] = s0[j]
+        _insert(j, t, queue, k, m0, times, free, t2, f2, te, new_te, best_te,
+                req, procs, p, s0, s, weights, heuristic)
+        p[j], s0[j] = _priority_slack(base[j], min((te[j] - t) / (2.0 * awt), 1.0), sf, awt)
+        s[j] = s0[j]  # SP recomputed once
+    return _core.start_reserved(t, te, jobs, state)
+
+
+SLACK = Discipline("slack", ordered=False, aux=slack_aux)

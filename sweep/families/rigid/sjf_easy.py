@@ -1,0 +1,31 @@
+"""SJF-ordered EASY backfilling: the queue by shortest requested time first.
+
+EASY backfilling (Lifka 1995) whose queue is kept in order of requested
+time, shortest first, ties by submit order: the head that gets the
+reservation is the shortest waiting job, and backfilling scans the others
+shortest first. This is the "SJF-backfill" of Chiang, Arpaci-Dusseau &
+Vernon 2002 ("The impact of more accurate requested runtimes on production
+job scheduling performance"), with user estimates as the requested times.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sweep.families._numba import NO_REFCOUNT
+from sweep.families.rigid import _core, _passes
+from sweep.families.rigid._policy import rigid_policy
+
+
+@njit(cache=True)
+def _shortest_requested(t, j, submit, requested, procs, priority):
+    """Order hook: the requested time, shortest first."""
+    return requested[j]
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _run(jobs, state, aux):
+    _core.run(jobs, state, aux, _passes.easy_pass, _shortest_requested)
+
+
+POLICY = rigid_policy("sjf_easy", kernel=_run, discipline=_passes.EASY, order=_shortest_requested)
