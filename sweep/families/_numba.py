@@ -8,4 +8,18 @@ per event. Such a kernel may neither allocate arrays nor call a function that
 does, so its work arrays come from the caller.
 """
 
+import numba
+import numpy as np
+
 NO_REFCOUNT = {"_nrt": False}
+
+
+def record(dtype: np.dtype) -> np.ndarray:
+    """One zeroed record of ``dtype`` as a length-1 array: kernels read ``rec[0].field``.
+
+    Numba compiles the attribute access on a structured array's element; plain
+    numpy (``NUMBA_DISABLE_JIT=1``, the kernels run as Python) allows it only on
+    a record array, so that is what it gets then: the same memory layout.
+    """
+    out = np.zeros(1, dtype)
+    return out.view(np.recarray) if numba.config.DISABLE_JIT else out

@@ -94,6 +94,7 @@ def test_summary_has_every_declared_variable(example):
     assert result.work > 2 * 440  # events: at least an arrival and a departure per job
 
 
+@pytest.mark.kernel
 def test_matches_the_naive_reference(example):
     name, options = example
     hooks = POLICIES[name].hooks

@@ -28,6 +28,7 @@ def test_fractional_eqs_with_linear_speedup_is_mg1_processor_sharing(scv, load):
     assert not result.summary["saturated"]
 
 
+@pytest.mark.kernel
 def test_eqs_rounds_up_for_less_acquired_service(stream):
     # P = 4, linear. A (W 8) alone on 4 until B (W 6) arrives at 1: 2 + 2. C (W 2) at 2:
     # 4/3 -> 1, 1, and the extra processor to C (acquired 0 < B's 2 < A's 6); C ends at 3.
@@ -40,12 +41,14 @@ def test_eqs_rounds_up_for_less_acquired_service(stream):
     assert not np.allclose(fractional, out.state.depart)
 
 
+@pytest.mark.kernel
 def test_eqs_caps_at_parallelism(stream):
     # P = 8: A (N 2, W 4) gets 2 and ends at 2; B (N 8, W 18) gets 6, then 8: 18 − 12 = 6 left -> 2.75
     out = run("eqs", {}, stream([0.0, 0.0], [4.0, 18.0], n=[2, 8]), 8)
     np.testing.assert_allclose(out.state.depart, [2.0, 2.75])
 
 
+@pytest.mark.kernel
 def test_eqs_pws_caps_the_first_phase_at_pws(stream):
     # A: eq. 8 with δ = 2 (pws 2), W = 3: T(n) = (2 + n)/n. B: linear, W 18 (pws 8). P = 8.
     # EQS-PWS: A on min(pws, N) = 2, T(2) = 2 -> ends 2; B on 6, then 8 -> 2.75.
@@ -56,6 +59,7 @@ def test_eqs_pws_caps_the_first_phase_at_pws(stream):
     np.testing.assert_allclose(run("eqs", {}, jobs, 8).state.depart, [1.5, 3.0])
 
 
+@pytest.mark.kernel
 def test_fb_pws_configures_from_s_and_runs_the_last_job_on_fewer(stream):
     # P = 8, linear, N = pws = 8. A (W 16) arrives alone: 8/(0 + 8)·8 = 8. B (W 4) at 1:
     # S = 8 -> 8/(8 + 8)·8 = 4. From 1: B (acquired 0) runs on 4, A (8 acquired) does not fit
@@ -64,6 +68,7 @@ def test_fb_pws_configures_from_s_and_runs_the_last_job_on_fewer(stream):
     np.testing.assert_allclose(out.state.depart, [2.5, 2.0])
 
 
+@pytest.mark.kernel
 def test_fb_pws_and_fb_asp_differ_in_the_configured_size_alone(stream):
     # P = 8, quantum 10. A: linear, W 16, N = pws = 8. B at 1: T(x) = 2/x + 1 (eq. 8, δ = 2: pws 2),
     # N 8. Both configure A alone for 8 and run it on 8 until 1 (8 of its 16 done).
@@ -77,6 +82,7 @@ def test_fb_pws_and_fb_asp_differ_in_the_configured_size_alone(stream):
     np.testing.assert_allclose(run("fb_asp", {}, jobs, 8).state.depart, [2.75, 2.5], rtol=1e-12)
 
 
+@pytest.mark.kernel
 def test_fb_asp_time_slices_by_least_acquired_service(stream):
     # P = 4, quantum 1, linear. A (W 10) and B (W 4) both arrive at 0: sizes 4 and 4/2 = 2.
     # Slice at 0: tie at 0 acquired, A first (arrival order) takes all 4; B waits.

@@ -91,6 +91,7 @@ CASES = {
 CHECKS = [(case, policy) for case, (_, _, expected) in CASES.items() for policy in expected]
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("case, policy", CHECKS)
 def test_hand_schedule(case, policy):
     jobs, processors, expected = CASES[case]
@@ -101,6 +102,7 @@ def test_hand_schedule(case, policy):
     ("fcfs", [0, 10, 30, 30, 33]), ("easy", [0, 10, 30, 30, 33]),
     ("conservative", [0, 10, 30, 30, 33]), ("sjf_easy", [0, 23, 10, 10, 13]),
     ("lxf_easy", [0, 15, 10, 10, 35]), ("wfp_easy", [0, 15, 10, 10, 35])])
+@pytest.mark.kernel
 def test_ordered_easy_overtakes_the_head(policy, expected):
     """The queue order decides EASY's head (jobs ``(submit, procs, requested = run)``).
 

@@ -50,6 +50,7 @@ def test_the_reference_covers_an_ordered_policy():
     assert any(POLICIES[name].hooks.order is not submit_order for name, _ in REFERENCED)
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("name, example", REFERENCED, ids=[n for n, _ in REFERENCED])
 def test_small_random_workloads(name, example):
     rng = np.random.default_rng(2024)

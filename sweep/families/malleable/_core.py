@@ -72,6 +72,7 @@ import numpy as np
 from numba import njit
 from scipy import stats
 
+from sweep.families._numba import record
 from sweep.families.malleable.workload import MalleableJobs
 from sweep.stats import compiled
 
@@ -435,7 +436,7 @@ def start(jobs: int, stop: Stop, overhead: float = 0.0,
                   np.empty(stop.cap + 1, np.int64), np.empty(stop.cap + 1, np.int64))
     batches = Batches(*(np.zeros(k.size) for _ in range(4)), np.zeros((k.size, means.size)),
                       values, means, t_quantile)
-    scalars = np.zeros(1, SCALARS)
+    scalars = record(SCALARS)
     sc = scalars[0]
     sc["slice_end"] = period if period > 0 else np.inf
     sc["overhead"], sc["rel"], sc["sat_p"] = overhead, stop.rel, stop.sat_p

@@ -61,6 +61,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from sweep.families._numba import record
+
 #: The loop's counters, one record: the next job to arrive, jobs waiting, jobs running,
 #: processors free now.
 COUNTS = np.dtype([("next", np.int64), ("waiting", np.int64), ("running", np.int64),
@@ -98,7 +100,7 @@ def columns(submit: np.ndarray, run: np.ndarray, requested: np.ndarray, procs: n
 
 def new_state(n: int, processors: int) -> RigidState:
     """Fresh state for ``n`` jobs on an empty machine of ``processors`` processors."""
-    counts = np.zeros(1, COUNTS)
+    counts = record(COUNTS)
     counts[0]["free"] = processors
     room = 4 * n + 2  # running ends + 2 per reservation, + 2 per re-placement
     return RigidState(np.full(n, np.nan), np.empty(n, np.int64), np.empty(n, np.int64), counts,
@@ -236,28 +238,34 @@ def submit_order(t, j, submit, requested, procs, priority):
     return float(j)
 
 
+def _sort_by_key(t, jobs, state, order):
+    queue, key = state.queue, state.key
+    n = state.counts[0].waiting
+    for i in range(n):
+        key[i] = order(t, queue[i], jobs.submit, jobs.requested, jobs.procs, jobs.priority)
+    sort_queue(key, queue, n)
+
+
+def _keep(t, jobs, state, order):
+    """The queue is already in submit order."""
+
+
 def order_queue(t, jobs, state, order):
     """Sort the waiting jobs by ``(order(t, j, ...), j)``; nothing at all for :func:`submit_order`.
 
     The queue is then in the order hook's order, ties by submit order. Which of
     the two is compiled is decided from the hook's identity at compile time, so
-    FCFS-order policies pay nothing for the hook.
+    FCFS-order policies pay nothing for the hook (this body is what runs
+    without the JIT; the overload below is what numba compiles).
     """
+    (_keep if order is submit_order else _sort_by_key)(t, jobs, state, order)
 
 
 @overload(order_queue)
 def _order_queue(t, jobs, state, order):
     if isinstance(order, types.Dispatcher) and order.dispatcher is submit_order:
-        return lambda t, jobs, state, order: None  # the queue is already in submit order
-
-    def sort_by_key(t, jobs, state, order):
-        queue, key = state.queue, state.key
-        n = state.counts[0].waiting
-        for i in range(n):
-            key[i] = order(t, queue[i], jobs.submit, jobs.requested, jobs.procs, jobs.priority)
-        sort_queue(key, queue, n)
-
-    return sort_by_key
+        return _keep
+    return _sort_by_key
 
 
 @njit(cache=True)
