@@ -1,4 +1,4 @@
-"""A package outside sweep adds a policy through the ``sweep.policies`` entry point (DESIGN §2a).
+"""A package outside sweep adds a policy through the ``sweep.policies`` entry point (docs/adding-a-policy.md).
 
 ``tests/plugin`` is such a package (one module, one entry point, no YAML). It
 is installed with pip into a temporary folder, and a sweep in a fresh

@@ -1,4 +1,4 @@
-"""Generic checks over every registered policy of every family (DESIGN §2a, STYLE pattern 5).
+"""Generic checks over every registered policy of every family.
 
 No list of policies here: a policy joins these checks by being registered
 (one file in its family's package, or an installed ``sweep.policies`` entry

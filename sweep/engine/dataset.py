@@ -127,7 +127,7 @@ def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Fami
         values = _variable_array(variable, family, grid, records, replications, coords)
         described = {"units": variable.units, "long_name": variable.long_name}
         if not variable.reproducible:
-            described["reproducible"] = "no"  # wall-clock: left out of identity checks (DESIGN §4)
+            described["reproducible"] = "no"  # wall-clock: left out of identity checks
         data_vars[name] = ([*dims, "replication", *variable.dims], values, described)
     job_arrays = _job_arrays(grid, records, replications, dims)
     if job_arrays:

@@ -1,4 +1,4 @@
-"""Hydra schemas of the configuration, made from the code (DESIGN §8).
+"""Hydra schemas of the configuration, made from the code.
 
 Hydra's *structured configs* pattern where a library owns the schema and YAML
 extends it: every option file under ``conf/`` starts with a defaults list that
@@ -33,7 +33,7 @@ value the code defaults itself (a speedup option; the options of a workload
 class with ``defaults_in_code = True``, the malleable workload) is *unset*
 (``???``) in the schema: it can be set, but :func:`to_plain` leaves
 it out, so a family receives exactly the keys the YAML and the command line
-gave (and a workload's stream key, DESIGN §4, does not change when a schema
+gave (and a workload's stream key does not change when a schema
 learns an option). An unset *required* field is an error (:func:`to_plain`).
 
 OmegaConf's own errors (a value of the wrong type, a key the schema does not

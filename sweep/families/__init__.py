@@ -2,7 +2,7 @@
 
 A family package defines one :class:`Family` as ``FAMILY`` in its
 ``__init__.py``; its policies are the module-level :class:`Policy` objects of
-its modules (DESIGN §2a: one file plus one YAML per policy, no list to edit).
+its modules (one file plus one YAML per policy, no list to edit).
 :func:`load_families` imports every subpackage of this one, then what other
 installed packages declare in the entry point groups ``sweep.families`` (a
 ``Family``) and ``sweep.policies`` (a ``Policy``, or a module holding some).

@@ -28,11 +28,11 @@ from sweep.families._registry import Registry
 
 @dataclass(frozen=True)
 class Variable:
-    """One output variable of a family (DESIGN §5: shared names mean the same thing).
+    """One output variable of a family (shared names mean the same thing).
 
     ``reproducible=False`` marks a wall-clock measurement (how long an algorithm
     ran): its name ends in ``_seconds``, the Dataset gives it the attribute
-    ``reproducible = "no"``, and identity checks leave it out (DESIGN §4).
+    ``reproducible = "no"``, and identity checks leave it out.
     """
 
     name: str

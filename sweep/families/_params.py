@@ -1,4 +1,4 @@
-"""Parameter dataclasses as the schema of policies and other options (DESIGN §2a).
+"""Parameter dataclasses as the schema of policies and other options (docs/adding-a-policy.md).
 
 A policy's parameters are one frozen dataclass: each field's default is the
 paper's value, its docstring says where it comes from, and :func:`param`

@@ -1,4 +1,4 @@
-"""The one policy type of every family (DESIGN §2a).
+"""The one policy type of every family (docs/adding-a-policy.md).
 
 A family is a machine model with one simulation loop; a policy is what varies.
 A policy is a :class:`Policy`: its config name, the family whose loop runs it,

@@ -1,4 +1,4 @@
-"""Steady-state statistics shared by the families and the analysis (DESIGN §6).
+"""Steady-state statistics shared by the families and the analysis.
 
 :mod:`sweep.stats.compiled` holds the numba twins of the same names, for kernels.
 """

@@ -6,7 +6,7 @@ parameters are the fields of one dataclass in :data:`KINDS` (a field without a
 default is required); the Hydra schema of ``conf/workload/<option>.yaml`` is
 made from it (:mod:`sweep.engine.schema`), so every parameter can be set on the
 command line (``workload.scv=16``) and the YAML only chooses values. Bad
-options give one line naming the option and the allowed values (DESIGN §8).
+options give one line naming the option and the allowed values.
 
 Kinds: ``exponential`` (mean), ``hyperexp2`` (mean, scv), ``bounded_pareto``
 (k, p, alpha), ``c90`` and ``j90`` (the reconstructed PSC workloads of

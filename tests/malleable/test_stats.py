@@ -1,6 +1,6 @@
 """Batch means with the first batch discarded, the ±5% stopping rule, the saturation stop (issue 5).
 
-DESIGN §6; CV96 §4 ran every point to a 90% confidence interval of ±5%.
+CV96 §4 ran every point to a 90% confidence interval of ±5%.
 """
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""What a dispatch policy supplies: :class:`DispatchHooks` (DESIGN §2a).
+"""What a dispatch policy supplies: :class:`DispatchHooks` (docs/adding-a-policy.md).
 
 A policy is one file plus one YAML (``conf/policy/<name>.yaml``): the file
 defines a module-level :class:`~sweep.families.Policy` of family ``dispatch``

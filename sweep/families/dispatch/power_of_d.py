@@ -6,7 +6,7 @@ ties go to the host sampled first). ``d = 1`` is Random, host for host on the
 same random numbers; ``d = h`` samples of ``h`` hosts approach Shortest-Queue.
 
 The samples are drawn in advance, in numpy, from the policy's own child
-generator (DESIGN §4), ``d`` uniforms per job in job order, so that the hosts
+generator, ``d`` uniforms per job in job order, so that the hosts
 do not depend on how the stream is chunked: host ``floor(h U)`` as in Random.
 The kernel receives them packed in the ``given`` column, as the digits
 ``1..h`` of one integer in base ``h + 1``, and its *choose* hook unpacks them.
