@@ -1,7 +1,8 @@
-"""Shared pieces of the list schedulers (HEFT, CPOP, ETF, MH): mean costs, ranks, plan assembly."""
+"""Shared pieces of the list schedulers (HEFT, CPOP, ETF, MH): ranks, the ready list, plan assembly."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from sweep.families.mapping._core import _downward_rank, _upward_rank
@@ -40,3 +41,45 @@ def slots(inst: Instance) -> tuple[np.ndarray, ...]:
 def plan_of(proc: np.ndarray, start: np.ndarray, finish: np.ndarray, ops: int) -> Plan:
     """A plan keyed by the planned start times."""
     return Plan(proc=proc, key=start, ops=int(ops), planned=float(finish.max()))
+
+
+@numba.njit(cache=True)
+def entry_tasks(a, waiting, ready):
+    """Count each task's predecessors into ``waiting``; list the entry tasks in ``ready``; return how many."""
+    nready = 0
+    for t in range(waiting.shape[0]):
+        waiting[t] = a.pstart[t + 1] - a.pstart[t]
+        if waiting[t] == 0:
+            ready[nready] = t
+            nready += 1
+    return nready
+
+
+@numba.njit(cache=True)
+def pop_highest(ready, nready, prio):
+    """Remove and return the ready task of highest ``prio`` (the lowest index among equals).
+
+    Returns ``(task, nready)``; the list's last entry fills the gap.
+    """
+    k = 0
+    for j in range(1, nready):
+        u, v = ready[j], ready[k]
+        if prio[u] > prio[v] or (prio[u] == prio[v] and u < v):
+            k = j
+    t = ready[k]
+    nready -= 1
+    ready[k] = ready[nready]
+    return t, nready
+
+
+@numba.njit(cache=True)
+def release_successors(a, t, waiting, ready, nready):
+    """``t`` is placed: its successors whose last predecessor it was become ready; return ``nready``."""
+    for e in range(a.sstart[t], a.sstart[t + 1]):
+        v = a.sdst[e]
+        waiting[v] -= 1
+        if waiting[v] == 0:
+            ready[nready] = v
+            nready += 1
+    return nready
+

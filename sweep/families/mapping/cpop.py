@@ -20,7 +20,15 @@ import numpy as np
 
 from sweep.families.mapping._core import _data_ready, _gap, _insert
 from sweep.families.mapping._instance import Instance
-from sweep.families.mapping._lists import downward_rank, plan_of, slots, upward_rank
+from sweep.families.mapping._lists import (
+    downward_rank,
+    entry_tasks,
+    plan_of,
+    pop_highest,
+    release_successors,
+    slots,
+    upward_rank,
+)
 from sweep.families.mapping._policy import Plan, mapping_policy
 
 
@@ -60,23 +68,11 @@ def _cpop(a, prio, on_cp, cp_proc, proc, start, finish, slot_s, slot_f, slot_t, 
     m, nproc = a.exec_time.shape
     waiting = np.zeros(m, dtype=np.int64)
     ready = np.zeros(m, dtype=np.int64)
-    nready = 0
-    for t in range(m):
-        waiting[t] = a.pstart[t + 1] - a.pstart[t]
-        if waiting[t] == 0:
-            ready[nready] = t
-            nready += 1
+    nready = entry_tasks(a, waiting, ready)
     ops = 0
     for _ in range(m):
-        k = 0
-        for j in range(1, nready):
-            u, v = ready[j], ready[k]
-            if prio[u] > prio[v] or (prio[u] == prio[v] and u < v):
-                k = j
         ops += nready
-        t = ready[k]
-        nready -= 1
-        ready[k] = ready[nready]
+        t, nready = pop_highest(ready, nready, prio)
         best_f, best_s, best_p, best_i = np.inf, 0.0, 0, 0
         for p in range(nproc):
             if on_cp[t] and p != cp_proc:
@@ -89,12 +85,7 @@ def _cpop(a, prio, on_cp, cp_proc, proc, start, finish, slot_s, slot_f, slot_t, 
                 best_f, best_s, best_p, best_i = s + w, s, p, at
         proc[t], start[t], finish[t] = best_p, best_s, best_f
         _insert(best_p, best_i, best_s, best_f, slot_s, slot_f, slot_t, count, t)
-        for e in range(a.sstart[t], a.sstart[t + 1]):
-            v = a.sdst[e]
-            waiting[v] -= 1
-            if waiting[v] == 0:
-                ready[nready] = v
-                nready += 1
+        nready = release_successors(a, t, waiting, ready, nready)
     return ops
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from sweep.families import param
 from sweep.families.mapping._core import _data_ready, _place
 from sweep.families.mapping._instance import Instance, channel_tables
-from sweep.families.mapping._lists import upward_rank
+from sweep.families.mapping._lists import entry_tasks, pop_highest, release_successors, upward_rank
 from sweep.families.mapping._policy import Plan, mapping_policy
 
 
@@ -46,23 +46,11 @@ def _mh(a, prio, by_finish, proc, start, finish, seq, proc_free, chan_s, chan_f,
     m, nproc = a.exec_time.shape
     waiting = np.zeros(m, dtype=np.int64)
     ready = np.zeros(m, dtype=np.int64)
-    nready = 0
-    for t in range(m):
-        waiting[t] = a.pstart[t + 1] - a.pstart[t]
-        if waiting[t] == 0:
-            ready[nready] = t
-            nready += 1
+    nready = entry_tasks(a, waiting, ready)
     ops = 0
     for step in range(m):
-        k = 0
-        for j in range(1, nready):
-            u, v = ready[j], ready[k]
-            if prio[u] > prio[v] or (prio[u] == prio[v] and u < v):
-                k = j
         ops += nready
-        t = ready[k]
-        nready -= 1
-        ready[k] = ready[nready]
+        t, nready = pop_highest(ready, nready, prio)
         best_p, best_s, best_f = -1, np.inf, np.inf
         for p in range(nproc):
             # contention can only delay: skip p when even contention-free inputs start it too late
@@ -88,12 +76,7 @@ def _mh(a, prio, by_finish, proc, start, finish, seq, proc_free, chan_s, chan_f,
         proc[t], start[t], finish[t] = best_p, best_s, best_f
         proc_free[best_p] = best_f
         seq[t] = step
-        for e in range(a.sstart[t], a.sstart[t + 1]):
-            v = a.sdst[e]
-            waiting[v] -= 1
-            if waiting[v] == 0:
-                ready[nready] = v
-                nready += 1
+        nready = release_successors(a, t, waiting, ready, nready)
     return ops
 
 
