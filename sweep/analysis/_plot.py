@@ -7,7 +7,7 @@ import xarray as xr
 
 from sweep.analysis.compare import confidence_interval
 
-#: The paper's names of the dispatch policies (seed 003 §1.2, §4.1, §4.4).
+#: The paper's names of the dispatch policies (SH00 §1.2, §4.1, §4.4).
 POLICY_LABELS = {
     "random": "Random", "round_robin": "Round-Robin", "shortest_queue": "Shortest-Queue",
     "lwl": "Least-Work-Left", "central_queue": "Central-Queue", "sita_e": "SITA-E",

@@ -6,7 +6,7 @@ confidence interval as the non-dimension coordinates ``low``, ``high`` and
 ``halfwidth`` on its own dimensions (``est.low``, ``est.high``), so it stays one
 DataArray that plots and compares like any other.
 
-Seed 003 (Schroeder & Harchol-Balter) compares policies by ratios of mean
+SH00 (Schroeder & Harchol-Balter) compares policies by ratios of mean
 slowdown ("Random's slowdown exceeds SITA-E's by a factor of 10", §3.2) and
 judges fairness by the mean slowdown of short against long jobs (§4.1): these
 are :func:`ratio` and :func:`size_class_means`.
@@ -78,7 +78,7 @@ def ratio(ds: xr.Dataset | xr.DataArray, baseline: str, dim: str = "policy", var
     - ``method="paired"``: the Student-t interval of the per-replication ratios
       ``x_r / y_r`` (centred on their mean, not on ``R``).
 
-    Seed 003 §3.2 and §4.2 state their comparisons as such ratios. A
+    SH00 §3.2 and §4.2 state their comparisons as such ratios. A
     DataArray may be passed instead of a Dataset (``var`` is then ignored).
     """
     if method not in ("delta", "paired"):
@@ -109,7 +109,7 @@ def ratio(ds: xr.Dataset | xr.DataArray, baseline: str, dim: str = "policy", var
 def job_quantity(ds: xr.Dataset, quantity: str = "slowdown") -> xr.DataArray:
     """A per-job quantity from the per-job arrays (``record_jobs=true``), NaN past each run's end.
 
-    ``slowdown = (end − arrival) / size`` (seed 003 §1.2: response time over
+    ``slowdown = (end − arrival) / size`` (SH00 §1.2: response time over
     service requirement), ``response = end − arrival``, ``wait = start − arrival``.
     """
     if quantity not in JOB_QUANTITIES:
@@ -136,7 +136,7 @@ def size_class_means(ds: xr.Dataset, edges: Sequence[float], quantity: str = "sl
     with ``-inf`` and ``+inf`` added at the ends: ``edges=[c]`` splits the jobs
     into short (``size <= c``) and long. Returns the grid's dimensions plus
     ``replication`` and ``size_class`` (labeled by the upper edge; NaN for an
-    empty class), ready for :func:`confidence_interval`. Seed 003 §4.1's
+    empty class), ready for :func:`confidence_interval`. SH00 §4.1's
     fairness criterion: under SITA-U-fair the short and the long jobs (split at
     its cutoff) have the same mean slowdown.
     """

@@ -1,4 +1,4 @@
-"""Seed 000 (Chiang & Vernon 1996) Figures 5–11 from the cv96_* experiments.
+"""CV96 (Chiang & Vernon 1996) Figures 5–11 from the cv96_* experiments.
 
 Every figure of §4 plots mean response time ratios against load: Figures 5–9
 each policy over EQS against offered load ``ρ = λW̄/P``; Figures 10–11 each

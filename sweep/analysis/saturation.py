@@ -19,7 +19,7 @@ Two ways to ask "where does each policy saturate?":
     per-job response times, :func:`sweep.stats.trend_pvalue`). The answer is
     the final bracket's midpoint, and the bracket as its interval.
 
-Seed 003 §3.2 plots loads only up to 0.8 "because otherwise they become
+SH00 §3.2 plots loads only up to 0.8 "because otherwise they become
 unreadable"; every policy it studies saturates at ρ = 1 for stable
 cutoffs, and a SITA split with a fixed, wrong share saturates earlier
 (``tests/analysis/test_saturation.py``).

@@ -1,4 +1,4 @@
-"""Seed 003's figures (Schroeder & Harchol-Balter, task assignment), drawn from sweep Datasets.
+"""SH00's figures (Schroeder & Harchol-Balter, task assignment), drawn from sweep Datasets.
 
 One drawing function per kind of figure, registered for the experiments in
 ``conf/experiment/sh00_*.yaml`` (:func:`sweep.analysis.figures.figure`), so

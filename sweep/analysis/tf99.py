@@ -1,11 +1,11 @@
-"""Seed 001's tables as figures: Talby & Feitelson (1999), slack-based priority backfilling.
+"""TF99's tables as figures: Talby & Feitelson (1999), slack-based priority backfilling.
 
 One drawing function per preset in ``conf/experiment/tf99_*.yaml``, registered
 with :func:`~sweep.analysis.figures.figure`; each returns ``{name: Figure}``.
 Measured values are solid bars, the paper's printed values (:data:`PAPER`)
 hatched bars beside them. Monthly values are the ``monthly_*`` variables (each
 calendar month simulated from an empty machine), yearly values total wait /
-total jobs (seed 001 §3.2; MODEL_NOTES §2). Our runs are on the archive's KTH
+total jobs (TF99 §3.2; MODEL_NOTES §2). Our runs are on the archive's KTH
 trace at 128 processors; the paper's September (85 jobs, 440.6 s) is not
 reproducible from it (MODEL_NOTES §2).
 """
@@ -20,11 +20,11 @@ from matplotlib.figure import Figure
 from sweep.analysis.figures import figure
 from sweep.analysis.sensitivity import sensitivity
 
-#: Calendar months of seed 001's Tables 1 and 3 (Sept 1996 - Aug 1997), as the ``month`` labels.
+#: Calendar months of TF99's Tables 1 and 3 (Sept 1996 - Aug 1997), as the ``month`` labels.
 MONTHS = ("1996-09", "1996-10", "1996-11", "1996-12", "1997-01", "1997-02", "1997-03", "1997-04",
           "1997-05", "1997-06", "1997-07", "1997-08")
 
-#: Average wait times (s) printed in seed 001, by table. Monthly series follow :data:`MONTHS`;
+#: Average wait times (s) printed in TF99, by table. Monthly series follow :data:`MONTHS`;
 #: ``yearly`` rows are the tables' "Average" rows (total wait / total jobs).
 PAPER: dict[str, dict] = {
     # Table 1: conservative vs priority (slack) backfilling, equal priorities, SF 3, AST
@@ -113,7 +113,7 @@ def _priority_slices(ds: xr.Dataset) -> tuple[xr.Dataset, xr.Dataset]:
 
 @figure("tf99_table1")
 def table1(ds: xr.Dataset) -> dict[str, Figure]:
-    """Seed 001 Table 1: conservative vs slack backfilling (and EASY) by month and for the year."""
+    """TF99 Table 1: conservative vs slack backfilling (and EASY) by month and for the year."""
     monthly, yearly = measured(ds, "monthly_mean_wait"), measured(ds, "mean_wait")
     months = monthly["month"].values
     policies = [str(p) for p in monthly["policy"].values]
@@ -136,14 +136,14 @@ def table1(ds: xr.Dataset) -> dict[str, Figure]:
         paper = 1 - PAPER["table1"]["yearly"]["slack"] / PAPER["table1"]["yearly"]["conservative"]
         title += f"\nslack vs conservative: -{gain:.1%} (paper -{paper:.1%})"
     ax_y.set_title(title, fontsize=9)
-    fig.suptitle("Seed 001 Table 1: KTH SP2, 128 processors, slack SF = 3, AWT = 2401 s, AST, α = 1")
+    fig.suptitle("TF99 Table 1: KTH SP2, 128 processors, slack SF = 3, AWT = 2401 s, AST, α = 1")
     fig.tight_layout()
     return {"tf99_table1": fig}
 
 
 @figure("tf99_table2")
 def table2(ds: xr.Dataset) -> dict[str, Figure]:
-    """Seed 001 Table 2: yearly average wait against the slack factor SF."""
+    """TF99 Table 2: yearly average wait against the slack factor SF."""
     wait = measured(ds, "mean_wait")
     factors = wait["slack_factor"].values
     paper = np.array([PAPER["table2"].get(float(f), np.nan) for f in factors])
@@ -153,7 +153,7 @@ def table2(ds: xr.Dataset) -> dict[str, Figure]:
           [("measured", wait.values, _COLORS["slack"], False), ("paper", paper, _COLORS["slack"], True)])
     ax.set_xlabel("slack factor SF")
     ax.legend(loc="lower right")
-    ax.set_title("Seed 001 Table 2: yearly average wait of slack backfilling vs SF\n"
+    ax.set_title("TF99 Table 2: yearly average wait of slack backfilling vs SF\n"
                  "(KTH SP2, 128 processors, AWT = 2401 s, AST, α = 1)", fontsize=10)
     fig.tight_layout()
     return {"tf99_table2": fig}
@@ -161,7 +161,7 @@ def table2(ds: xr.Dataset) -> dict[str, Figure]:
 
 @figure("tf99_table3")
 def table3(ds: xr.Dataset) -> dict[str, Figure]:
-    """Seed 001 Table 3: equal vs differential priorities (every fifth job UP = PP = 1), by month."""
+    """TF99 Table 3: equal vs differential priorities (every fifth job UP = PP = 1), by month."""
     equal, unequal = _priority_slices(ds)
     monthly, yearly = _columns(equal, unequal, "monthly_"), _columns(equal, unequal)
     months = ds["month"].values
@@ -179,7 +179,7 @@ def table3(ds: xr.Dataset) -> dict[str, Figure]:
            ("paper", np.array([PAPER["table3"]["yearly"][c] for c in columns]), "tab:orange", True)])
     ax_y.set_title("yearly: total wait / total jobs", fontsize=9)
     ax_y.legend(fontsize=8)
-    fig.suptitle("Seed 001 Table 3: equal priorities vs every fifth job at UP = PP = 1 "
+    fig.suptitle("TF99 Table 3: equal priorities vs every fifth job at UP = PP = 1 "
                  "(slack SF = 3, AST, α = 1; KTH SP2, 128 processors)")
     fig.tight_layout()
     return {"tf99_table3": fig}
@@ -187,7 +187,7 @@ def table3(ds: xr.Dataset) -> dict[str, Figure]:
 
 @figure("tf99_table4")
 def table4(ds: xr.Dataset) -> dict[str, Figure]:
-    """Seed 001 Table 4: overall yearly average wait against the priority gap UP + PP."""
+    """TF99 Table 4: overall yearly average wait against the priority gap UP + PP."""
     gaps = ds["priority_gap"].values
     paper = np.array([PAPER["table4"].get(float(g), np.nan) for g in gaps])
     fig = Figure(figsize=(7, 4))
@@ -199,7 +199,7 @@ def table4(ds: xr.Dataset) -> dict[str, Figure]:
            ("Lo-Pri, measured", measured(ds, "mean_wait_low").values, _COLORS["low"], False)])
     ax.set_xlabel("priority gap UP + PP of every fifth job")
     ax.legend(fontsize=8, loc="lower center", ncol=2)
-    ax.set_title("Seed 001 Table 4: overall yearly average wait vs the priority gap\n"
+    ax.set_title("TF99 Table 4: overall yearly average wait vs the priority gap\n"
                  "(slack SF = 3, AST, α = 1; the paper prints the all-jobs row only)", fontsize=10)
     fig.tight_layout()
     return {"tf99_table4": fig}
@@ -207,7 +207,7 @@ def table4(ds: xr.Dataset) -> dict[str, Figure]:
 
 @figure("tf99_table5")
 def table5(ds: xr.Dataset) -> dict[str, Figure]:
-    """Seed 001 Table 5: the five complexity-reduction heuristics (§2.4), four rows."""
+    """TF99 Table 5: the five complexity-reduction heuristics (§2.4), four rows."""
     heuristics = [str(h) for h in ds["heuristic"].values]
     rows = _columns(*_priority_slices(ds))
     fig = Figure(figsize=(11, 7))
@@ -217,7 +217,7 @@ def table5(ds: xr.Dataset) -> dict[str, Figure]:
               [("measured", values, _COLORS[row], False), ("paper", paper, _COLORS[row], True)])
         ax.set_title(_LABELS[row], fontsize=10)
         ax.legend(fontsize=8, loc="lower right")
-    fig.suptitle("Seed 001 Table 5: yearly average wait of the heuristics AST, AAT, DC, DU, DP "
+    fig.suptitle("TF99 Table 5: yearly average wait of the heuristics AST, AAT, DC, DU, DP "
                  "(SF = 3, α = 1; KTH SP2, 128 processors)")
     fig.tight_layout()
     return {"tf99_table5": fig}

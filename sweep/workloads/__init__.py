@@ -5,7 +5,7 @@ Nothing here knows of Ray, Hydra, xarray or of any family.
 - :mod:`~sweep.workloads.swf`: the Standard Workload Format reader;
 - :mod:`~sweep.workloads.distributions`: service-time distributions with closed forms;
 - :mod:`~sweep.workloads.parallelism`: job-parallelism distributions (the same interface);
-- :mod:`~sweep.workloads.named`: the workloads of seed 003 (C90, J90, CTC);
+- :mod:`~sweep.workloads.named`: the workloads of SH00 (C90, J90, CTC);
 - :mod:`~sweep.workloads.config`: a distribution from a ``conf/workload`` config.
 """
 

@@ -1,4 +1,4 @@
-"""Named service-time workloads of Schroeder & Harchol-Balter (seed 003; MODEL_NOTES §3).
+"""Named service-time workloads of Schroeder & Harchol-Balter (SH00; MODEL_NOTES §3).
 
 The PSC C90 and J90 traces are not public, so ``c90`` and ``j90`` are
 **reconstructions**: distributions fitted to the statistics the paper prints.
@@ -82,7 +82,7 @@ def lognormal_pareto(
 
 
 def c90() -> Mixture:
-    """The reconstructed PSC C90 job-size distribution (MODEL_NOTES §3; seed 003, Table 1).
+    """The reconstructed PSC C90 job-size distribution (MODEL_NOTES §3; SH00, Table 1).
 
     **Reconstruction**, not the trace: with probability 0.98654 a lognormal
     (mu 5.8861, sigma 2.1763) truncated to [1, 69190], otherwise a bounded Pareto
@@ -97,7 +97,7 @@ def c90() -> Mixture:
 
 
 def j90() -> Mixture:
-    """A fitted PSC J90 job-size distribution (seed 003, Table 1): a **reconstruction**.
+    """A fitted PSC J90 job-size distribution (SH00, Table 1): a **reconstruction**.
 
     Published: 3582 jobs, mean 9448.6 s, min 4, max 618,532, C² 10.02; nothing
     else. Fitted "the same way" as :func:`c90`: a lognormal body truncated to
@@ -135,7 +135,7 @@ def resolve_trace_path(path: str | os.PathLike) -> Path:
 
 
 def trace_sizes(path: str | os.PathLike, processors: int = 8) -> TraceSizes:
-    """Run times of the jobs that ran on exactly ``processors`` processors (seed 003, §4).
+    """Run times of the jobs that ran on exactly ``processors`` processors (SH00, §4).
 
     Schroeder & Harchol-Balter take the CTC SP2 log's jobs that used 8
     processors, with the run time (SWF field 4) as the service requirement

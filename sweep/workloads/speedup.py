@@ -1,4 +1,4 @@
-"""Speedup models of malleable jobs (seed 000 §3.2.1; MODEL_NOTES §1).
+"""Speedup models of malleable jobs (CV96 §3.2.1; MODEL_NOTES §1).
 
 Every model here gives a job's execution time on ``n`` processors in one form,
 
@@ -86,7 +86,7 @@ def pws(a: ArrayLike, b: ArrayLike, c: ArrayLike, cap: ArrayLike) -> np.ndarray:
 def beta_prime_at_max(phi_prime: ArrayLike, n: ArrayLike) -> np.ndarray:
     """``β' = (1 − φ')/n²``: the bound of eq. 10, where the speedup peaks at exactly ``n``.
 
-    Seed 000 Figure 6 (footnote 5) sets ``β'`` this way, so that ``N_j = M_j``.
+    CV96 Figure 6 (footnote 5) sets ``β'`` this way, so that ``N_j = M_j``.
     """
     return (1.0 - np.asarray(phi_prime, dtype=np.float64)) / np.asarray(n, dtype=np.float64) ** 2
 
@@ -134,7 +134,7 @@ class Linear(Speedup):
 
 @dataclass(frozen=True)
 class Eq2(Speedup):
-    """Sevcik's ``T(n) = φW/n + α + nβ`` (seed 000 eqs. 1–3); ``φ ≥ 1``, ``α, β ≥ 0`` (s)."""
+    """Sevcik's ``T(n) = φW/n + α + nβ`` (CV96 eqs. 1–3); ``φ ≥ 1``, ``α, β ≥ 0`` (s)."""
 
     phi: ArrayLike = 1.0
     alpha: ArrayLike = 0.0
@@ -147,7 +147,7 @@ class Eq2(Speedup):
 
 @dataclass(frozen=True)
 class Eq5(Speedup):
-    """``T'(n) = (1 + (n−1)φ')W/n + α + (n−1)(β'W + β)`` (seed 000 eqs. 4–6).
+    """``T'(n) = (1 + (n−1)φ')W/n + α + (n−1)(β'W + β)`` (CV96 eqs. 4–6).
 
     ``0 ≤ φ', β' ≤ 1``; ``α = 0`` gives eq. 5. ``beta`` is a communication cost in
     seconds per extra processor, the form of the Figure 5/8 workload
@@ -168,7 +168,7 @@ class Eq5(Speedup):
 
 @dataclass(frozen=True)
 class Eq8(Speedup):
-    """``S(n) = (δ+1)n/(δ+n)`` (seed 000 eq. 8): eq. 5 with ``β' = 0``, ``φ' = 1/(1+δ)`` (eq. 9)."""
+    """``S(n) = (δ+1)n/(δ+n)`` (CV96 eq. 8): eq. 5 with ``β' = 0``, ``φ' = 1/(1+δ)`` (eq. 9)."""
 
     delta: ArrayLike = 1.0
 
@@ -183,7 +183,7 @@ def average_parallelism(a: ArrayLike, b: ArrayLike, c: ArrayLike, cap: ArrayLike
 
     ``T_min`` is the least ``T(x)`` over real ``x`` in ``[1, cap]``, reached at
     ``min(max(M, 1), cap)`` with ``M = sqrt(a/c)`` (eqs. 3, 6); ``W = a + b + c``
-    (``T(1)``). Seed 000 §4.2 uses EQS-AVG of its ref. [4] without defining
+    (``T(1)``). CV96 §4.2 uses EQS-AVG of its ref. [4] without defining
     ``avg`` for these speedup models; the average parallelism of a program is
     its speedup on unboundedly many processors, here bounded by ``N_j``.
     """

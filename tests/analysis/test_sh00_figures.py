@@ -1,4 +1,4 @@
-"""Seed 003's figures (sweep/analysis/sh00.py): registered per experiment, drawn, written."""
+"""SH00's figures (sweep/analysis/sh00.py): registered per experiment, drawn, written."""
 
 from __future__ import annotations
 

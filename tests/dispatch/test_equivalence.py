@@ -1,6 +1,6 @@
-"""Least-Work-Left and Central-Queue: the same schedule for any job sequence (seed 003 §3.1).
+"""Least-Work-Left and Central-Queue: the same schedule for any job sequence (SH00 §3.1).
 
-Seed 003 cites [12] for the equivalence; the two policies here use different
+SH00 cites [12] for the equivalence; the two policies here use different
 rules (lowest-index idle host vs the host idle longest), so the hosts differ
 while every job's start and end time must be identical, bit for bit.
 """

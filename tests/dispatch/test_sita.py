@@ -1,4 +1,4 @@
-"""SITA cutoffs: each rule does what its definition says (seed 003 §1.2, §4.1, §4.4)."""
+"""SITA cutoffs: each rule does what its definition says (SH00 §1.2, §4.1, §4.4)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_sita_e_exponential_cutoff():
 
 
 def test_sita_e_on_the_c90_reconstruction_matches_the_paper():
-    """Seed 003 §3.3: 98.7% of jobs to host 1, E[X²|host1] = 4.5e7, E[X²|host2] = 6.5e10."""
+    """SH00 §3.3: 98.7% of jobs to host 1, E[X²|host1] = 4.5e7, E[X²|host2] = 6.5e10."""
     dist = workload_of(WORKLOADS["c90"]).sizes
     moments = interval_moments(dist, sita_e.rule(dist, 2, 0.5, {}))
     p = moments[0]
@@ -82,7 +82,7 @@ def test_sita_u_opt_is_a_local_minimum(load):
 
 @pytest.mark.parametrize("load", [0.3, 0.5, 0.8])
 def test_rule_of_thumb_two_hosts(load):
-    """Seed 003 §4.4: host 1 gets the fraction ρ/2 of the load."""
+    """SH00 §4.4: host 1 gets the fraction ρ/2 of the load."""
     fractions = _analytic("sita_u_rule", "c90", 2, load)["host_load_fraction"]
     np.testing.assert_allclose(fractions, [load / 2, 1 - load / 2], rtol=1e-9)
 

@@ -1,11 +1,11 @@
 """Simulation against queueing theory, with tolerances from the batch-means CI (STYLE 6).
 
 - Random with exponential sizes: every host is M/M/1 at load ρ, ``E[T] = E[X]/(1 − ρ)``.
-- Least-Work-Left with exponential sizes is M/M/h (seed 003 §3.3):
+- Least-Work-Left with exponential sizes is M/M/h (SH00 §3.3):
   ``E[T] = E[X] + C(h, ρh) E[X] / (h(1 − ρ))`` with Erlang-C ``C``; checked within 1%
   with a 90% half-width below 0.5%, so that 1% is beyond the noise.
 - Random and SITA-E with Hyperexp2 sizes (C² = 8): Pollaczek–Khinchine per host
-  (seed 003 Theorem 1), within three 90% half-widths.
+  (SH00 Theorem 1), within three 90% half-widths.
 """
 
 from __future__ import annotations

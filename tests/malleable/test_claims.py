@@ -1,4 +1,4 @@
-"""Seed 000's claims (§4.1–4.3) on reduced runs of the cv96_* workloads (issue 5).
+"""CV96's claims (§4.1–4.3) on reduced runs of the cv96_* workloads (issue 5).
 
 Every comparison uses common random numbers (one generator seed per workload
 and load, DESIGN §4) and fixed-length runs far shorter than the ±5% runs of

@@ -1,4 +1,4 @@
-"""The cv96_* workloads of seed 000 §4 (issue 5): Distribution 4's NASA table, eqs. 12–14, arrivals."""
+"""The cv96_* workloads of CV96 §4 (issue 5): Distribution 4's NASA table, eqs. 12–14, arrivals."""
 
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""Malleable job streams (seed 000 §3.2; MODEL_NOTES §1's reconstructed Distributions 1–4)."""
+"""Malleable job streams (CV96 §3.2; MODEL_NOTES §1's reconstructed Distributions 1–4)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Slow, obvious references for the malleable policies (STYLE pattern 7; seed 000 §2).
+"""Slow, obvious references for the malleable policies (STYLE pattern 7; CV96 §2).
 
 Plain Python lists and dicts; allocations recomputed from scratch at every
 event by sorting: water-filling over the caps in increasing order (EQS), jobs
@@ -46,7 +46,7 @@ def _fb(processors, size, present, acq):
 
 
 def _between(processors, newcomer, target, alloc, present, acq):
-    """Periodic EQS between quanta: the newcomer steals, then idle processors fill (seed 000 §4.3)."""
+    """Periodic EQS between quanta: the newcomer steals, then idle processors fill (CV96 §4.3)."""
     free = processors - sum(alloc.get(j, 0.0) for j in present)
     order = sorted(present, key=lambda j: (acq[j], j))
     if newcomer is not None:

@@ -1,4 +1,4 @@
-"""Reduced-precision runs of seed 003's experiments, shared by the claim tests (module docstrings).
+"""Reduced-precision runs of SH00's experiments, shared by the claim tests (module docstrings).
 
 Each fixture runs one ``conf/experiment/sh00_*.yaml`` preset on a few of its
 loads with fewer jobs and replications than the full preset (the overrides are

@@ -1,4 +1,4 @@
-"""Seed 003 §3.1 and §3.3: the policies the paper's figures omit (``sh00_all_policies``, C90, 2 hosts).
+"""SH00 §3.1 and §3.3: the policies the paper's figures omit (``sh00_all_policies``, C90, 2 hosts).
 
 "We also evaluated the other policies mentioned e.g. Round-Robin, but their
 performance is not notable and we omitted it"; "LWL is equivalent to the

@@ -1,4 +1,4 @@
-"""Seed 003 §3.3, §4.3, Appendix A (Figures 7, 8): the analysis, and its agreement with simulation.
+"""SH00 §3.3, §4.3, Appendix A (Figures 7, 8): the analysis, and its agreement with simulation.
 
 ``model=analytic`` on the C90 reconstruction (MODEL_NOTES §3): Pollaczek–Khinchine
 per host for Random and SITA-*, the M/G/h approximation with the ½ factor for

@@ -1,4 +1,4 @@
-"""Seed 003 Appendices B and C (Figures 9–12): J90 and CTC give results "similar" to C90.
+"""SH00 Appendices B and C (Figures 9–12): J90 and CTC give results "similar" to C90.
 
 §2.1: "All the results for the J90 trace data are virtually identical"; for CTC
 "the comparative performance of the task assignment policies ... was very

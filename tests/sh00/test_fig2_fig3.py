@@ -1,4 +1,4 @@
-"""Seed 003 §3.2, Figures 2 and 3: Random, Least-Work-Left and SITA-E on 2 and 4 hosts (C90).
+"""SH00 §3.2, Figures 2 and 3: Random, Least-Work-Left and SITA-E on 2 and 4 hosts (C90).
 
 Reduced runs (tests/sh00/conftest.py). Each test states the paper's sentence;
 where the reconstruction's measured value differs, the test asserts the

@@ -1,4 +1,4 @@
-"""Seed 003 §4, Figures 4–6: load unbalancing (SITA-U-opt, SITA-U-fair, the ρ/2 rule), 2 hosts, C90.
+"""SH00 §4, Figures 4–6: load unbalancing (SITA-U-opt, SITA-U-fair, the ρ/2 rule), 2 hosts, C90.
 
 Reduced runs (tests/sh00/conftest.py). The C90 sizes are a reconstruction
 (MODEL_NOTES §3); SITA-U's cutoffs come from the P-K analysis of that

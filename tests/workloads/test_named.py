@@ -1,4 +1,4 @@
-"""The named workloads of seed 003 against the statistics the paper prints (MODEL_NOTES §3)."""
+"""The named workloads of SH00 against the statistics the paper prints (MODEL_NOTES §3)."""
 
 import math
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Speedup models (seed 000 §3.2.1) against hand values and brute force."""
+"""Speedup models (CV96 §3.2.1) against hand values and brute force."""
 
 import numpy as np
 import pytest

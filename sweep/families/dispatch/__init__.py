@@ -1,4 +1,4 @@
-"""The ``dispatch`` family: task assignment in a distributed server (seed 003).
+"""The ``dispatch`` family: task assignment in a distributed server (SH00).
 
 h identical hosts, each serving one job at a time, FCFS, run to completion;
 one Poisson stream of jobs, each dispatched on arrival to one host by the

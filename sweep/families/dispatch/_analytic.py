@@ -1,4 +1,4 @@
-"""Closed forms of the dispatch family (seed 003 §3.3, Appendix A; MODEL_NOTES §3).
+"""Closed forms of the dispatch family (SH00 §3.3, Appendix A; MODEL_NOTES §3).
 
 Slowdown here is response time / service time, so it is at least 1: the
 ``+1`` is included. (MODEL_NOTES §3's check values, e.g. Random 2091 on the
@@ -27,7 +27,7 @@ def empty_summary(hosts: int, load: float) -> dict[str, object]:
     """The summary of a policy without a closed form: only utilization and saturation.
 
     Round-Robin makes each host an E_h/G/1 queue, which has no closed form for
-    general G (seed 003 §3.3); Shortest-Queue has none either.
+    general G (SH00 §3.3); Shortest-Queue has none either.
     """
     summary: dict[str, object] = dict.fromkeys(_SCALARS, math.nan)
     summary.update(
@@ -44,7 +44,7 @@ def pk_hosts(rate: float, moments: dict[int, np.ndarray]) -> dict[str, object]:
 
     ``moments[k][i] = E[X^k ; job goes to host i]`` for k = 0 (the host's job
     fraction p_i), 1, 2, 3, −1, −2. Host i is M/G/1 with rate ``λ p_i`` and
-    sizes ``X | host i``, so (seed 003 Theorem 1, Pollaczek–Khinchine; Takács
+    sizes ``X | host i``, so (SH00 Theorem 1, Pollaczek–Khinchine; Takács
     for the second moment):
 
     - ``ρ_i = λ E[X;i]``, ``E[W_i] = λ E[X²;i] / (2(1 − ρ_i))``,
@@ -111,7 +111,7 @@ def erlang_c(servers: int, offered: float) -> float:
 
 
 def mgh_approximation(point: Point, workload: Workload) -> dict[str, object]:
-    """M/G/h FCFS (Least-Work-Left = Central-Queue, seed 003 §3.3; MODEL_NOTES §3).
+    """M/G/h FCFS (Least-Work-Left = Central-Queue, SH00 §3.3; MODEL_NOTES §3).
 
     ``E[Q_{M/G/h}] ≈ E[Q_{M/M/h}] · E[X²] / (2 E[X]²)`` with
     ``E[Q_{M/M/h}] = P_Q ρ / (1 − ρ)`` and Erlang-C ``P_Q``. The seed prints the

@@ -1,6 +1,6 @@
 """The compiled core of the dispatch family: h FCFS hosts fed one job stream.
 
-Model (seed 003 §1.1, §2.2): every host serves one job at a time, first come
+Model (SH00 §1.1, §2.2): every host serves one job at a time, first come
 first served, run to completion. Jobs arrive in time order; a *choose* hook
 names the host of each job at its arrival; the job then starts at
 ``max(arrival, free[host])`` and ends ``size`` later. That one recursion is the
@@ -180,7 +180,7 @@ class HostSystem:
 
     ``kernel`` is a policy's compiled chunk runner (:func:`_run_given` or one
     built on :func:`_dispatch`). Jobs ``0 .. warmup-1`` are simulated but not
-    measured; the next ``jobs`` are measured (seed 003 §2.2; DESIGN §6). Feed
+    measured; the next ``jobs`` are measured (SH00 §2.2; DESIGN §6). Feed
     any split of the job stream into :meth:`feed`: the result is the same, bit
     for bit, because all sums run in job order inside the kernel.
     """

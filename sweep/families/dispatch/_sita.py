@@ -1,10 +1,10 @@
 """Size-Interval Task Assignment: machinery shared by SITA-E, -U-opt, -U-fair, -U-rule.
 
 Host i (0-based) serves the jobs with size in ``(c_{i-1}, c_i]``, with
-``c_{-1} = -inf`` and ``c_{h-1} = +inf`` (seed 003 §1.2, §4.1). Given the
+``c_{-1} = -inf`` and ``c_{h-1} = +inf`` (SH00 §1.2, §4.1). Given the
 cutoffs, every host is an M/G/1 FCFS queue fed by a Poisson stream, so all
 per-host quantities follow from partial moments ``E[X^k ; c_{i-1} < X <= c_i]``
-and Pollaczek–Khinchine (seed 003 Theorem 1; ``_analytic.pk_hosts``). The cutoff
+and Pollaczek–Khinchine (SH00 Theorem 1; ``_analytic.pk_hosts``). The cutoff
 rules themselves live in the policy files; here are the pieces they share:
 
 - :func:`work_quantile`: the cutoff below which a given fraction of the work lies;

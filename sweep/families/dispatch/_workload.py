@@ -1,6 +1,6 @@
 """The job stream of a dispatch point: Poisson arrivals, sizes from the workload.
 
-Seed 003 §2.2: sizes come from the workload (a distribution, or a trace's run
+SH00 §2.2: sizes come from the workload (a distribution, or a trace's run
 times), arrivals are Poisson "as in the paper", at rate ``λ = ρ h / E[X]`` for
 offered load ρ on h hosts. Trace workloads are resampled (``sampling:
 bootstrap``) or replayed in trace order, cyclically (``sampling: trace_order``);
@@ -60,7 +60,7 @@ class Workload:
         return self.sizes.mean
 
     def rate(self, load: float, hosts: int) -> float:
-        """Poisson arrival rate ``λ = ρ h / E[X]`` (seed 003 §3.3)."""
+        """Poisson arrival rate ``λ = ρ h / E[X]`` (SH00 §3.3)."""
         return load * hosts / self.mean
 
 

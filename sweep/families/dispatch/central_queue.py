@@ -1,10 +1,10 @@
-"""Central-Queue (seed 003 §1.2): one FCFS queue at the dispatcher; a free host takes its head.
+"""Central-Queue (SH00 §1.2): one FCFS queue at the dispatcher; a free host takes its head.
 
 Implemented as the dispatcher sees it: the head of the queue goes to the host
 that frees first, so among hosts already idle at an arrival the one idle
 longest takes the job (ties: lowest index). That is a different rule from
 Least-Work-Left, which takes the lowest-index idle host, with the same start
-and end times for every job: the equivalence seed 003 §3.1 cites from [12];
+and end times for every job: the equivalence SH00 §3.1 cites from [12];
 ``tests/dispatch`` checks it job by job.
 Analysis: the M/G/h approximation of MODEL_NOTES §3 (``_analytic``).
 """

@@ -1,8 +1,8 @@
-"""Least-Work-Left (seed 003 §1.2): each job goes to the host with the least work left.
+"""Least-Work-Left (SH00 §1.2): each job goes to the host with the least work left.
 
 The work left at host i when a job arrives at t is ``max(free_i − t, 0)``;
 ties (several idle hosts, or equal backlogs) go to the lowest index. With FCFS
-hosts this is the M/G/h queue (seed 003 §3.3, citing [12]): every job starts
+hosts this is the M/G/h queue (SH00 §3.3, citing [12]): every job starts
 at ``max(t, min_i free_i)``, the Kiefer–Wolfowitz recursion, so its schedule
 equals Central-Queue's job by job (hosts may differ among idle ones).
 Analysis: the M/G/h approximation of MODEL_NOTES §3 (``_analytic``).

@@ -1,7 +1,7 @@
-"""Random (seed 003 §1.2): each job goes to host i with probability 1/h.
+"""Random (SH00 §1.2): each job goes to host i with probability 1/h.
 
 Bernoulli splitting makes every host an independent M/G/1 FCFS queue with
-rate λ/h and the full size distribution (seed 003 §3.3), so the analytic model
+rate λ/h and the full size distribution (SH00 §3.3), so the analytic model
 is Pollaczek–Khinchine per host (``_analytic.random_split``). The host of job j is
 ``floor(h U_j)`` with ``U_j`` from the policy's own child generator, drawn
 after (and apart from) the job stream (DESIGN §4); uniform doubles, unlike

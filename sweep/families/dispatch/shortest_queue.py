@@ -1,4 +1,4 @@
-"""Shortest-Queue (seed 003 §1.2): each job goes to the host with the fewest jobs.
+"""Shortest-Queue (SH00 §1.2): each job goes to the host with the fewest jobs.
 
 The count at host i includes the job in service; a job leaving at the very
 instant of an arrival has left. Ties go to the lowest index. The counts come

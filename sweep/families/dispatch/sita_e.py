@@ -1,4 +1,4 @@
-"""SITA-E (seed 003 §1.2, [12]): size-interval assignment with equal load.
+"""SITA-E (SH00 §1.2, [12]): size-interval assignment with equal load.
 
 Short jobs go to host 1, medium ones to host 2, ..., with cutoffs chosen so
 that every host receives the same fraction 1/h of the work:

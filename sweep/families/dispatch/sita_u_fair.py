@@ -1,4 +1,4 @@
-"""SITA-U-fair (seed 003 §4.1): cutoffs that equalise the hosts' mean slowdowns.
+"""SITA-U-fair (SH00 §4.1): cutoffs that equalise the hosts' mean slowdowns.
 
 "The mean slowdown of short jobs is equal to the mean slowdown of long jobs":
 with ``D_i = E[S | host i] − 1 = E[W_i] E[1/X | host i]`` (P-K, ``_sita``) the

@@ -1,4 +1,4 @@
-"""SITA-U-opt (seed 003 §4.1): cutoffs that minimise the mean slowdown.
+"""SITA-U-opt (SH00 §4.1): cutoffs that minimise the mean slowdown.
 
 Minimises ``E[S] − 1 = Σ_i λ E[X²;i] E[1/X;i] / (2(1 − ρ_i))`` (P-K per host,
 ``_sita.mean_excess_slowdown``) over the h − 1 cutoffs, "limited by the fact

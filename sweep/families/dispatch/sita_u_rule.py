@@ -1,4 +1,4 @@
-"""SITA-U rule of thumb (seed 003 §4.4): host 1 gets the fraction ρ/2 of the load (h = 2).
+"""SITA-U rule of thumb (SH00 §4.4): host 1 gets the fraction ρ/2 of the load (h = 2).
 
 For h = 2 this is the paper's rule: at system load ρ the short jobs, sent to
 host 1, carry the fraction ρ/2 of the work (so host 1 runs at load ρ²), the

@@ -4,7 +4,7 @@ A control is a value per job whose expectation is known exactly; the kernels
 add it up per batch next to the response times, and the regression of the
 response batch means on the control batch means corrects the mean for how far
 the controls strayed from theirs (:func:`sweep.stats.controlled_mean`;
-Lavenberg & Welch, *Management Sci.* 27(3), 1981). Seed 000's heavy-tailed
+Lavenberg & Welch, *Management Sci.* 27(3), 1981). CV96's heavy-tailed
 demands (C_W up to 36) make the plain batch means depend on which huge jobs
 happened to arrive; a control that sees the same huge jobs removes that luck.
 

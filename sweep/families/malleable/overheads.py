@@ -1,4 +1,4 @@
-"""Per-job execution-overhead parameters drawn at random (seed 000 §3.2.4, §4.3; MODEL_NOTES §1).
+"""Per-job execution-overhead parameters drawn at random (CV96 §3.2.4, §4.3; MODEL_NOTES §1).
 
 Two forms, each a ``workload.speedup`` option:
 

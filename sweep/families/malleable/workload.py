@@ -1,4 +1,4 @@
-"""Synthetic malleable-job streams (seed 000 §3.2; MODEL_NOTES §1).
+"""Synthetic malleable-job streams (CV96 §3.2; MODEL_NOTES §1).
 
 A ``kind: malleable`` workload config (``conf/workload/malleable_synthetic.yaml``)
 has these options:
@@ -111,7 +111,7 @@ _OPTIONS = {"name", "kind", "parallelism", "demand_mean", "demand_scv", "demand_
 _OPTIONAL = {"arrival_cv": 1.0, "load_unit": "rho"}
 _LOAD_UNITS = ("rho", "jobs_per_hour")
 
-#: Distribution 4's per-size demand (seed 000 §4.3, from Feitelson & Nitzberg's Table 2, not
+#: Distribution 4's per-size demand (CV96 §4.3, from Feitelson & Nitzberg's Table 2, not
 #: available): mean runtime (s) and its CV per job size n, RECOMPUTED from the cleaned NASA Ames
 #: iPSC/860 log (MODEL_NOTES §1; ../shared/reference/nasa_ipsc_runtime_by_size.csv, subset
 #: all_cleaned_log). m_n ∝ n × mean runtime(n), C_{W|n} = CV(n), scaled so that E[W] = W̄.
