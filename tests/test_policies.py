@@ -14,6 +14,7 @@ import pytest
 import xarray as xr
 
 import sweep
+from sweep.engine.dataset import reproducible
 from sweep.families import Policy, all_policies, load_families
 
 FAMILIES = load_families()
@@ -32,11 +33,6 @@ def test_policy_declares_its_parameters_and_examples(policy: Policy):
         policy.make_params({"no_such_option": 1})
 
 
-def _reproducible(ds: xr.Dataset) -> xr.Dataset:
-    """``ds`` without its wall-clock variables (attribute ``reproducible = "no"``)."""
-    return ds.drop_vars([name for name, v in ds.data_vars.items() if v.attrs.get("reproducible") == "no"])
-
-
 @pytest.mark.ray
 @pytest.mark.parametrize("family", list(FAMILIES), ids=str)
 def test_serial_and_ray_give_identical_datasets(tmp_path, ray_session, family):
@@ -47,5 +43,5 @@ def test_serial_and_ray_give_identical_datasets(tmp_path, ray_session, family):
     serial = sweep.run([*design, "engine.backend=serial", f"output={tmp_path / 'serial.nc'}"])
     ray = sweep.run([*design, "engine.backend=ray", "engine.workers=2", "engine.batch_size=1",
                      f"output={tmp_path / 'ray.nc'}"])
-    xr.testing.assert_identical(_reproducible(serial), _reproducible(ray))
+    xr.testing.assert_identical(reproducible(serial), reproducible(ray))
     assert list(serial["policy"].values) == list(spec.policies)

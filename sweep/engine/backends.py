@@ -8,12 +8,21 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
+import warnings
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
+from urllib.parse import urlsplit
 
+from sweep.engine.config import ConfigError
 from sweep.engine.tasks import Record, SimulationActor, Task
 
+#: ``engine.backend=auto`` runs at most this many tasks in this process: starting a local Ray
+#: costs 2-8 s and ~0.7 GiB (DESIGN §11), more than a few replications of most points.
+SERIAL_AT_MOST = 8
+#: Seconds to wait for a cluster address to answer before giving up with one line.
+CONNECT_TIMEOUT = 5.0
 #: How many times a batch is resubmitted after its actor died for good.
 MAX_BATCH_RESUBMITS = 3
 #: Warm actors kept between sweeps of one process when Ray was started by the caller
@@ -56,16 +65,14 @@ class RayBackend:
     retried batch gives the same records.
     """
 
-    def __init__(self, workers: int | None, address: str | None, in_flight: int) -> None:
+    def __init__(self, workers: int | None, address: str | None, in_flight: int,
+                 verbose: bool = True) -> None:
         import ray
 
         self._ray = ray
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
-            local = not address
-            ray.init(address=address or None, num_cpus=(workers or os.cpu_count()) if local else None,
-                     include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
-                     configure_logging=False)
+            _start_ray(ray, workers, address, verbose)
         available = int(ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or available, available))
         self._actor_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(SimulationActor)
@@ -118,8 +125,72 @@ class RayBackend:
             _WARM_POOL[self._job] = self.actors
 
 
-def make_backend(backend: str, workers: int | None, address: str | None, in_flight: int) -> Backend:
-    """The backend named by ``engine.backend``."""
+def _start_ray(ray, workers: int | None, address: str | None, verbose: bool) -> None:
+    """``ray.init`` for a local Ray (``address`` empty) or a cluster; one-line errors.
+
+    A local Ray started here has no other user: its token-authentication notice
+    is silenced (``RAY_AUTH_MODE=disabled`` unless the user set it). A cluster
+    address that does not answer within :data:`CONNECT_TIMEOUT` seconds, or
+    ``auto`` with no cluster running, is a :class:`ConfigError`.
+    """
+    if address:
+        _check_reachable(address)
+        for variable in ("RAY_CLIENT_INITIAL_CONNECTION_TIMEOUT_S", "RAY_CLIENT_MAX_CONNECTION_TIMEOUT_S"):
+            os.environ.setdefault(variable, str(int(CONNECT_TIMEOUT) // 2))  # Ray's: 5 s growing to 30 s
+        if verbose:
+            print(f"sweep: joining the Ray cluster at {address}...", file=sys.stderr)
+    else:
+        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+        if verbose:
+            print(f"sweep: starting a local Ray ({workers or os.cpu_count()} workers)...", file=sys.stderr)
+    warnings.filterwarnings("ignore", message="Ray Client connection timed out")  # said in our line
+    try:
+        ray.init(address=address or None, num_cpus=None if address else (workers or os.cpu_count()),
+                 include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
+                 configure_logging=False)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ConfigError(f"engine.address={address!r}: cannot join a Ray cluster ({first})") from None
+
+
+def _check_reachable(address: str) -> None:
+    """A ``host:port`` or ``ray://host:port`` address must answer gRPC (Ray's protocol, both for
+    the GCS and the client server) within :data:`CONNECT_TIMEOUT` seconds; Ray itself would
+    retry for about 36 s before failing with a traceback."""
+    if address == "auto":
+        return
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host, port = None, None
+    if not host or not port:
+        raise ConfigError(f"engine.address={address!r}: expected auto, host:port or ray://host:port")
+    import grpc
+
+    channel = grpc.insecure_channel(f"{host}:{port}")
+    try:
+        grpc.channel_ready_future(channel).result(timeout=CONNECT_TIMEOUT)
+    except grpc.FutureTimeoutError:
+        raise ConfigError(f"engine.address={address!r}: no Ray cluster answers at {host}:{port} "
+                          f"within {CONNECT_TIMEOUT:.0f} s") from None
+    finally:
+        channel.close()
+
+
+def choose_backend(backend: str, address: str | None, tasks: int, analytic: bool) -> str:
+    """``serial`` or ``ray``: ``auto`` runs closed forms and small sweeps (at most
+    :data:`SERIAL_AT_MOST` tasks on a local machine) in this process, the rest on Ray."""
+    if backend != "auto":
+        return backend
+    if analytic or (not address and tasks <= SERIAL_AT_MOST):
+        return "serial"
+    return "ray"
+
+
+def make_backend(backend: str, workers: int | None, address: str | None, in_flight: int,
+                 verbose: bool = True) -> Backend:
+    """The backend named ``serial`` or ``ray`` (see :func:`choose_backend` for ``auto``)."""
     if backend == "serial":
         return SerialBackend()
-    return RayBackend(workers, address, in_flight)
+    return RayBackend(workers, address, in_flight, verbose)

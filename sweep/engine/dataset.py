@@ -3,9 +3,11 @@
 Each declared variable becomes an array over the grid's dimensions, then
 ``replication``, then the variable's own extra dimensions (``host``, ...),
 filled in one pass from the records. Per-job arrays go on a ``job`` dimension.
-Attributes carry units and long names; the Dataset's attributes carry the
-resolved config as YAML text, the package version and the root seed (netCDF
-attributes cannot hold dicts, None or bools: DESIGN §9).
+Variables and coordinates carry ``units`` and ``long_name`` (CF conventions);
+``saturated`` carries CF flag attributes; the Dataset's attributes carry the
+resolved config as YAML text, the package and library versions, the root seed,
+the command line (``history``) and the creation time (netCDF attributes cannot
+hold dicts, None or bools).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from sweep.engine.grid import Grid
+from sweep.engine.grid import Axis, Grid
 from sweep.engine.tasks import Record
 from sweep.families import Family, Variable
 
@@ -114,6 +116,44 @@ def _merge_attrs(records: Sequence[Record]) -> dict[str, Any]:
             for key, v in sorted(values.items())}
 
 
+#: Descriptions of the coordinates sweep always has (CF ``long_name`` and, where one exists, ``units``).
+_CORE_COORDINATES = {
+    "policy": {"long_name": "scheduling policy (its config name)"},
+    "workload": {"long_name": "workload (its config name)"},
+    "load": {"long_name": "offered load rho", "units": "1"},
+    "replication": {"long_name": "replication index (independent random streams)"},
+    "job": {"long_name": "job number (the trace's, or order of arrival)"},
+}
+#: CF flag attributes of the ``saturated`` variable (stored as 0/1).
+_SATURATED_FLAGS = {"flag_values": np.array([0, 1], dtype=np.int8),
+                    "flag_meanings": "steady_state saturated"}
+
+
+def _axis_attrs(axis: Axis) -> dict[str, str]:
+    known = _CORE_COORDINATES.get(axis.dim)
+    described = dict(known) if known else {"long_name": f"config key {axis.key}"}
+    described["config_key"] = axis.key
+    return described
+
+
+def _extra_dim_attrs(dim: str, family: Family) -> dict[str, str]:
+    """An extra dimension's coordinate: points with fewer entries (e.g. fewer hosts) are padded."""
+    return {"long_name": f"{dim} of the {family.name} model; a point with fewer {dim} entries than "
+                         f"this dimension is padded with the fill value (NaN, 0 or false)"}
+
+
+def _describe(dataset: xr.Dataset, grid: Grid, extra_dims: Mapping[str, Family]) -> None:
+    for axis in grid.axes:
+        dataset[axis.dim].attrs.update(_axis_attrs(axis))
+    for dim in ("replication", "job"):
+        if dim in dataset.coords:
+            dataset[dim].attrs.update(_CORE_COORDINATES[dim])
+    for dim, family in extra_dims.items():
+        dataset[dim].attrs.update(_extra_dim_attrs(dim, family))
+    if "saturated" in dataset:
+        dataset["saturated"].attrs.update(_SATURATED_FLAGS)
+
+
 def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Family],
                   replications: int, attrs: Mapping[str, Any]) -> xr.Dataset:
     """The sweep's Dataset, built in one step from all records (DESIGN §3 step 4)."""
@@ -121,6 +161,7 @@ def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Fami
     coords: dict[str, Any] = {axis.dim: list(axis.values) for axis in grid.axes}
     coords["replication"] = np.arange(replications)
     data_vars = {}
+    extra_dims: dict[str, Family] = {}
     for name, (variable, family) in _declared_variables(families).items():
         if variable.dims and not any(name in record.summary for record in records):
             continue  # e.g. per-month variables of a run not split by month: no empty dimension
@@ -129,24 +170,42 @@ def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Fami
         if not variable.reproducible:
             described["reproducible"] = "no"  # wall-clock: left out of identity checks
         data_vars[name] = ([*dims, "replication", *variable.dims], values, described)
+        extra_dims.update({dim: family for dim in variable.dims})
     job_arrays = _job_arrays(grid, records, replications, dims)
     if job_arrays:
         coords["job"] = _job_labels(records, job_arrays)
     data_vars.update(job_arrays)
     dataset = xr.Dataset(data_vars, coords=coords)
-    for axis in grid.axes:
-        dataset[axis.dim].attrs["config_key"] = axis.key
+    _describe(dataset, grid, extra_dims)
     dataset.attrs.update(_merge_attrs(records))
     dataset.attrs.update(attrs)
     return dataset
 
 
+#: Dataset attributes that describe one run (when, by which command, with which libraries), not
+#: its results: two runs of the same sweep differ in these only.
+RUN_ATTRIBUTES = ("command_line", "history", "date_created", "software_versions")
+
+
+def reproducible(dataset: xr.Dataset) -> xr.Dataset:
+    """``dataset`` without what may differ between two runs of one sweep (DESIGN §4):
+    wall-clock variables (attribute ``reproducible = "no"``) and :data:`RUN_ATTRIBUTES`."""
+    wall_clock = [name for name, v in dataset.data_vars.items() if v.attrs.get("reproducible") == "no"]
+    kept = dataset.drop_vars(wall_clock)
+    kept.attrs = {k: v for k, v in dataset.attrs.items() if k not in RUN_ATTRIBUTES}
+    return kept
+
+
 def write_atomic(dataset: xr.Dataset, path: Path) -> None:
-    """netCDF4 at ``path`` via a temporary file in the same folder and ``os.replace``."""
+    """netCDF4 at ``path`` via a temporary file in the same folder and ``os.replace``.
+
+    Coordinates get no ``_FillValue`` (CF: a coordinate has no missing values).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    encoding = {name: {"_FillValue": None} for name in dataset.coords}
     try:
-        dataset.to_netcdf(temporary, engine="netcdf4", format="NETCDF4")
+        dataset.to_netcdf(temporary, engine="netcdf4", format="NETCDF4", encoding=encoding)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)

@@ -209,6 +209,9 @@ def _validate_point(grid_point: GridPoint, axes: Sequence[Axis]) -> None:
     point = grid_point.point
     try:
         family = family_of(point.policy["name"])
+        if point.model == "analytic" and family.analytic is None:
+            raise ValueError(f"model=analytic: the {family.name} family has no closed-form model; "
+                             f"use model=simulation")
         family.validate(point)
     except (KeyError, ValueError, TypeError) as error:
         message = error.args[0] if error.args else str(error)

@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import hashlib
 import math
+import platform
+import shlex
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 import xarray as xr
 from omegaconf import DictConfig, OmegaConf
 
 import sweep
-from sweep.engine.backends import make_backend
+from sweep.engine.backends import choose_backend, make_backend
 from sweep.engine.checkpoint import Checkpoint
 from sweep.engine.config import compose, plain, validate_settings
 from sweep.engine.dataset import build_dataset, write_atomic
 from sweep.engine.grid import Grid, expand
 from sweep.engine.progress import Progress
+from sweep.engine.summary import point_table, summary_line
 from sweep.engine.tasks import Record, Task
 from sweep.families import family_of
 
@@ -74,16 +78,33 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[xr.Datas
         records += _execute(cfg, tasks, checkpoint, grid, done)
     by_name = {family.name: family for family in (family_of(p.point.policy["name"]) for p in grid.points)}
     families = list(by_name.values())
-    attrs = {"config": config_yaml, "sweep_version": sweep.__version__, "seed": int(cfg.seed)}
     dataset = build_dataset(grid, sorted(records, key=lambda r: r.key), families,
-                            cfg.replications, attrs)
+                            cfg.replications, provenance(config_yaml, int(cfg.seed), overrides))
     write_atomic(dataset, output)
     checkpoint.remove()
     figures = _figures(cfg, dataset, output)
-    if cfg.progress:
-        _summary(grid, cfg.replications, len(tasks), len(done), time.perf_counter() - started, output,
-                 figures)
+    if len(grid.points) == 1 and (table := point_table(dataset)):
+        print(table, file=sys.stderr)
+    print(summary_line(dataset, grid, cfg.replications, len(tasks), len(done),
+                       time.perf_counter() - started, output, figures), file=sys.stderr)
     return dataset, output
+
+
+def provenance(config_yaml: str, seed: int, overrides: Sequence[str]) -> dict[str, str | int]:
+    """The Dataset's attributes (DESIGN §5): config, seed, command line, creation time, versions."""
+    import netCDF4
+    import numba
+    import numpy
+    import xarray
+
+    created = datetime.now(UTC).isoformat(timespec="seconds")
+    command = shlex.join(["sweep", *overrides])
+    versions = {"sweep": sweep.__version__, "python": platform.python_version(), "numpy": numpy.__version__,
+                "numba": numba.__version__, "xarray": xarray.__version__, "netCDF4": netCDF4.__version__}
+    return {"Conventions": "CF-1.10", "title": "sweep results", "config": config_yaml,
+            "sweep_version": sweep.__version__, "seed": seed, "command_line": command,
+            "history": f"{created}: {command}", "date_created": created,
+            "software_versions": ", ".join(f"{name} {version}" for name, version in versions.items())}
 
 
 def _figures(cfg: DictConfig, dataset: xr.Dataset, output: Path) -> list[Path]:
@@ -98,7 +119,8 @@ def _figures(cfg: DictConfig, dataset: xr.Dataset, output: Path) -> list[Path]:
 def _execute(cfg: DictConfig, tasks: list[Task], checkpoint: Checkpoint, grid: Grid,
              done: list[Record]) -> list[Record]:
     engine = cfg.engine
-    backend = make_backend(engine.backend, engine.workers, engine.address, engine.in_flight)
+    name = choose_backend(engine.backend, engine.address, len(tasks), cfg.model == "analytic")
+    backend = make_backend(name, engine.workers, engine.address, engine.in_flight, bool(cfg.progress))
     progress = Progress(len(grid.points), cfg.replications, done, cfg.progress)
     checkpoint.start()
     received: list[Record] = []
@@ -114,14 +136,6 @@ def _execute(cfg: DictConfig, tasks: list[Task], checkpoint: Checkpoint, grid: G
         backend.close()
     return received
 
-
-def _summary(grid: Grid, replications: int, computed: int, resumed: int, seconds: float,
-             output: Path, figures: list[Path]) -> None:
-    resumed_text = f", {resumed} resumed from checkpoint" if resumed else ""
-    figures_text = f" (+{len(figures)} figure files)" if figures else ""
-    print(f"sweep: {len(grid.points)} points x {replications} replications "
-          f"({computed} runs computed{resumed_text}) in {seconds:.1f} s -> {output}{figures_text}",
-          file=sys.stderr)
 
 
 def run(overrides: Sequence[str] = ()) -> xr.Dataset:

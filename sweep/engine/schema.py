@@ -155,7 +155,7 @@ def make_schema(group: str, name: str, source: type, *, section: str, owner: str
 class EngineSettings:
     """``engine``: how the sweep runs (not what it computes)."""
 
-    backend: str = param("ray", choices=("ray", "serial"))
+    backend: str = param("auto", choices=("auto", "ray", "serial"))
     workers: int | None = param(None, ge=1, nullable=True)
     address: str | None = None
     batch_size: int | None = param(None, ge=1, nullable=True)

@@ -117,3 +117,32 @@ def test_sequential_stop_options_are_refused_where_a_family_ignores_them(capsys,
     """The dispatch and rigid families run fixed lengths: a CI target there is an error, not dropped."""
     line = _error_line(capsys, args)
     assert "stop.ci_target and stop.control_variate are not supported by the" in line
+
+
+def test_analytic_model_refused_for_a_family_without_closed_forms(capsys):
+    line = _error_line(capsys, ["policy=easy", "model=analytic", "output=unused.nc"])
+    assert "model=analytic" in line and "rigid" in line
+
+
+def test_malformed_cluster_address_is_one_line():
+    from sweep.engine.backends import _check_reachable
+    from sweep.engine.config import ConfigError
+
+    with pytest.raises(ConfigError, match="expected auto, host:port or ray://host:port"):
+        _check_reachable("nonsense")
+
+
+def test_unreachable_cluster_is_one_line_within_seconds(tmp_path):
+    """No traceback and no 36 s wait: the address is checked before Ray is asked (issue 16 §5)."""
+    import time
+
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "sweep.cli", "engine.backend=ray",
+                           "engine.address=ray://localhost:1", "progress=false",
+                           f"output={tmp_path / 'unused.nc'}"], capture_output=True, text=True)
+    err = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2
+    assert err[-1].startswith("sweep: error: engine.address='ray://localhost:1': no Ray cluster answers")
+    assert len(err) == 1 or err[0].startswith("sweep: joining")
+    assert time.perf_counter() - started < 15
+    assert not list(tmp_path.iterdir())

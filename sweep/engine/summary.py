@@ -1,0 +1,92 @@
+"""What a finished sweep says on the terminal (DESIGN §8: nothing meaningless is silent).
+
+One summary line, always (also with ``progress=false``): points, runs, how many
+points are saturated and why, the time and the output path. A one-point sweep
+also prints its numbers: every scalar variable's mean over replications with
+its 90% confidence half-width.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import xarray as xr
+
+from sweep.engine.grid import Grid
+
+#: Level of the intervals printed for a one-point sweep.
+LEVEL = 0.90
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 point``, ``2 points``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def saturation_text(dataset: xr.Dataset, grid: Grid) -> str:
+    """``, 3 saturated (2 at offered load >= 1, 1 past the in-system cap or unstable)`` or ``""``.
+
+    A point is saturated when any of its replications is. Its cause is read
+    from the point: an offered load of 1 or more cannot reach a steady state;
+    below that, the run passed ``stop.max_in_system`` or its backlog grew.
+    """
+    if "saturated" not in dataset:
+        return ""
+    flags = dataset["saturated"].any([d for d in dataset["saturated"].dims if d not in _grid_dims(grid)])
+    flat = np.asarray(flags.transpose(*_grid_dims(grid)).values, dtype=bool).ravel()
+    saturated = [p for p in grid.points if flat[np.ravel_multi_index(p.position, grid.shape)]]
+    if not saturated:
+        return ", none saturated"
+    overloaded = sum(1 for p in saturated if p.point.load >= 1)
+    causes = []
+    if overloaded:
+        causes.append(f"{overloaded} at offered load >= 1")
+    if len(saturated) > overloaded:
+        causes.append(f"{len(saturated) - overloaded} past the in-system cap or unstable")
+    return f", {len(saturated)} saturated ({'; '.join(causes)})"
+
+
+def _grid_dims(grid: Grid) -> list[str]:
+    return [axis.dim for axis in grid.axes]
+
+
+def summary_line(dataset: xr.Dataset, grid: Grid, replications: int, computed: int, resumed: int,
+                 seconds: float, output: Path, figures: Sequence[Path]) -> str:
+    """The line printed after every sweep."""
+    resumed_text = f", {resumed} resumed from checkpoint" if resumed else ""
+    figures_text = f" (+{plural(len(figures), 'figure file')})" if figures else ""
+    return (f"sweep: {plural(len(grid.points), 'point')} x {plural(replications, 'replication')} "
+            f"({plural(computed, 'run')} computed{resumed_text}{saturation_text(dataset, grid)}) "
+            f"in {seconds:.1f} s -> {output}{figures_text}")
+
+
+def point_table(dataset: xr.Dataset) -> str:
+    """The scalar variables of a one-point Dataset: mean ± 90% half-width over replications, units."""
+    from sweep.analysis.compare import confidence_interval
+
+    rows = []
+    for name, variable in dataset.data_vars.items():
+        extra = [d for d in variable.dims if d != "replication" and variable.sizes[d] != 1]
+        if extra or variable.dtype.kind not in "biuf" or not variable.notnull().any():
+            continue
+        values = variable.squeeze(drop=True).astype(float)
+        if "replication" in values.dims:
+            estimate = confidence_interval(values, "replication", LEVEL)
+            mean, halfwidth = float(estimate), float(estimate["halfwidth"])
+        else:
+            mean, halfwidth = float(values), math.nan
+        rows.append((name, _number(mean), "" if math.isnan(halfwidth) else f"± {_number(halfwidth)}",
+                     variable.attrs.get("units", "")))
+    if not rows:
+        return ""
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    header = f"{'variable':<{widths[0]}}  {'mean':>{widths[1]}}  {f'{LEVEL:.0%} CI':<{widths[2]}}  units"
+    lines = [header] + [f"{n:<{widths[0]}}  {m:>{widths[1]}}  {h:<{widths[2]}}  {u}" for n, m, h, u in rows]
+    return "\n".join(lines)
+
+
+def _number(value: float) -> str:
+    return f"{value:.6g}"

@@ -1,0 +1,50 @@
+"""What a finished sweep says (issue 16 §4, §7): the summary line always, a one-point table."""
+
+from __future__ import annotations
+
+import pytest
+
+from sweep.cli import main
+from sweep.engine.backends import SERIAL_AT_MOST, choose_backend
+from sweep.engine.summary import plural
+
+FAST = ["policy=random", "stop.jobs=2000", "stop.warmup=200", "replications=2", "progress=false",
+        "plots=false"]
+
+
+def _run(capsys, tmp_path, *args):
+    assert main([*FAST, f"output={tmp_path / 'out.nc'}", *args]) == 0
+    return capsys.readouterr().err.splitlines()
+
+
+def test_one_point_prints_its_numbers_and_the_summary_without_progress(capsys, tmp_path):
+    lines = _run(capsys, tmp_path, "load=0.5")
+    assert lines[0].split() == ["variable", "mean", "90%", "CI", "units"]
+    assert any(line.split()[0] == "mean_slowdown" and "±" in line for line in lines[1:-1])
+    summary = lines[-1]
+    assert summary.startswith("sweep: 1 point x 2 replications (2 runs computed, none saturated)")
+    assert summary.endswith(str(tmp_path / "out.nc"))
+
+
+def test_saturated_points_are_counted_with_their_cause(capsys, tmp_path):
+    lines = _run(capsys, tmp_path, "grid.load=[0.5,1.2]")
+    assert "1 saturated (1 at offered load >= 1)" in lines[-1]
+    assert lines[-1].startswith("sweep: 2 points x 2 replications (4 runs computed")
+    assert len(lines) == 1  # no table for more than one point
+
+
+def test_plural():
+    assert (plural(1, "point"), plural(0, "point"), plural(3, "run")) == ("1 point", "0 points", "3 runs")
+
+
+@pytest.mark.parametrize(("backend", "address", "tasks", "analytic", "expected"), [
+    ("auto", "", SERIAL_AT_MOST, False, "serial"),
+    ("auto", "", SERIAL_AT_MOST + 1, False, "ray"),
+    ("auto", "", 10_000, True, "serial"),
+    ("auto", "auto", 1, False, "ray"),
+    ("ray", "", 1, False, "ray"),
+    ("serial", "", 10_000, False, "serial"),
+])
+def test_auto_backend_runs_small_and_closed_form_sweeps_in_process(backend, address, tasks, analytic,
+                                                                   expected):
+    assert choose_backend(backend, address, tasks, analytic) == expected
