@@ -24,7 +24,6 @@ cheaply.
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -48,24 +47,81 @@ class ConfigError(ValueError):
 
 
 def conf_dir() -> Path:
-    """The folder holding ``config.yaml`` (``SWEEP_CONF_DIR`` overrides the repository's)."""
-    override = os.environ.get("SWEEP_CONF_DIR")
-    return Path(override) if override else Path(__file__).resolve().parents[2] / "conf"
+    """The folder holding sweep's own ``config.yaml`` and option files."""
+    return Path(__file__).resolve().parents[2] / "conf"
+
+
+#: Folders of the user's own configs (``--config-dir``, ``hydra.searchpath``), searched after
+#: :func:`conf_dir`; set by :func:`compose` from its overrides.
+_user_dirs: tuple[Path, ...] = ()
+
+
+def config_dirs() -> tuple[Path, ...]:
+    """Every folder configs are read from: sweep's own, then the user's, in Hydra's order."""
+    return (conf_dir(), *_user_dirs)
+
+
+def _search_path_dirs(entries: Sequence[str]) -> tuple[Path, ...]:
+    """Folders of ``hydra.searchpath`` entries (``file://dir``, ``pkg://module.path``, or a path)."""
+    import importlib.resources
+
+    folders = []
+    for entry in entries:
+        if entry.startswith("pkg://"):
+            module = entry.removeprefix("pkg://").replace("/", ".")
+            try:
+                folder = Path(str(importlib.resources.files(module)))
+            except ModuleNotFoundError:
+                raise ConfigError(f"hydra.searchpath: no package {module!r}") from None
+        else:
+            folder = Path(entry.removeprefix("file://")).expanduser()
+        if not folder.is_dir():
+            raise ConfigError(f"hydra.searchpath: {entry!r} is not a folder")
+        folders.append(folder.resolve())
+    return tuple(folders)
+
+
+def split_search_path(overrides: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the ``hydra.searchpath=[...]`` overrides, the others)."""
+    searchpath, rest = [], []
+    for override in overrides:
+        (searchpath if override.lstrip("+").startswith("hydra.searchpath=") else rest).append(override)
+    return searchpath, rest
+
+
+def use_search_path(searchpath: Sequence[str]) -> None:
+    """Search the folders of these ``hydra.searchpath=[...]`` overrides (and no others) from now on.
+
+    Hydra itself is given the folders at every compose; :func:`config_groups` and
+    :func:`group_options` list their options.
+    """
+    global _user_dirs
+    entries = []
+    for override in searchpath:
+        value = override.partition("=")[2]
+        entries += [item.strip().strip("'\"") for item in value.strip("[]").split(",") if item.strip()]
+    _user_dirs = _search_path_dirs(entries)
+
+
+def _search_path_override() -> list[str]:
+    if not _user_dirs:
+        return []
+    return ["hydra.searchpath=[" + ",".join(f"file://{folder}" for folder in _user_dirs) + "]"]
 
 
 def config_groups() -> list[str]:
-    """Every config group: the folders under ``conf/`` holding YAML, as paths (``workload/speedup``)."""
-    root = conf_dir()
-    return sorted({str(p.parent.relative_to(root)) for p in root.rglob("*.yaml") if p.parent != root})
+    """Every config group: the folders holding YAML in any config folder, as paths (``workload/speedup``)."""
+    return sorted({str(p.parent.relative_to(root)) for root in config_dirs() for p in root.rglob("*.yaml")
+                   if p.parent != root})
 
 
 def group_options(group: str) -> list[str]:
-    """The option names of a config group: the stems of ``conf/<group>/*.yaml``.
+    """The option names of a config group: the stems of ``<config folder>/<group>/*.yaml``.
 
     The ``policy`` group also offers every registered policy by name (an installed
     package's policy may have no YAML: it runs on its schema's defaults).
     """
-    options = {p.stem for p in (conf_dir() / group).glob("*.yaml")}
+    options = {p.stem for root in config_dirs() for p in (root / group).glob("*.yaml")}
     if group == "policy":
         options.update(all_policies())
     return sorted(options)
@@ -77,12 +133,51 @@ def _check_group_choice(group: str, name: Any) -> None:
         raise ConfigError(f"unknown {group} {name!r}; allowed: {', '.join(options)}")
 
 
-_OVERRIDE = re.compile(r"^(?P<prefix>[+~]{0,2})(?P<key>[A-Za-z_][\w./]*)=(?P<value>.*)$")
+_OVERRIDE = re.compile(r"^(?P<prefix>[+~]{0,2})(?P<key>[A-Za-z_][\w./]*)(?:=(?P<value>.*))?$")
 
 
 def _key(override: str) -> str:
     match = _OVERRIDE.match(override)
     return match["key"] if match else ""
+
+
+def _chooses(override: str) -> bool:
+    """Whether an ordinary override sets its key (``~key`` deletes, ``key=null`` unsets)."""
+    match = _OVERRIDE.match(override)
+    return bool(match) and match["prefix"] != "~" and match["value"] not in (None, "null", "")
+
+
+def multirun_axes(overrides: Sequence[str], multirun: bool) -> list[str]:
+    """Hydra's sweep overrides (``key=a,b``, ``key=range(1,4)``, ``key=choice(a,b)``) as grid axes.
+
+    With ``-m`` (``multirun``) each becomes ``grid.key=...``: one axis of one sweep, one
+    Dataset, rather than one job per value as in Hydra's own launcher. Without it, a
+    sweep override is an error that says so.
+    """
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    parser = OverridesParser.create()
+    converted = []
+    for override in overrides:
+        match = _OVERRIDE.match(override)
+        value = match["value"] if match else None
+        if (match is None or value is None or match["key"].startswith(("grid.", "hydra."))
+                or not re.search(r"[,(]", value) or value.startswith("[")):
+            converted.append(override)
+            continue
+        try:
+            parsed = parser.parse_override(override.replace("/", "."))
+        except HydraException as error:
+            raise ConfigError(f"cannot read {override!r}: {_first_line(error)}") from None
+        if not parsed.is_sweep_override():
+            converted.append(override)
+        elif multirun:
+            converted.append(f"grid.{match['key']}={value}")
+        else:
+            raise ConfigError(f"{override!r} is a sweep: add -m (multirun: one grid axis of one sweep) "
+                              f"or write grid.{match['key']}=[...]")
+    return converted
 
 
 def grid_key(key: str) -> str:
@@ -115,9 +210,14 @@ def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list
         if match is None:
             raise ConfigError(f"cannot read override {override!r}; expected key=value")
         key, value = match["key"], match["value"]
+        if value is None:
+            if match["prefix"] != "~":
+                raise ConfigError(f"cannot read override {override!r}; expected key=value or ~key")
+            ordinary.append(f"~{key}")
+            continue
         if not key.startswith("grid."):
             key = SELECTORS.get(key, key)
-            if key in groups and value not in ("null", ""):
+            if key in groups and value not in ("null", "") and match["prefix"] != "~":
                 _check_group_choice(key, value)
             ordinary.append(f"{match['prefix']}{key}={value}")
             continue
@@ -180,9 +280,17 @@ def _hydra_compose(overrides: Sequence[str]) -> DictConfig:
     schema.register()
     try:
         with initialize_config_dir(config_dir=str(conf_dir()), version_base=None):
-            return hydra_compose("config", overrides=list(overrides), return_hydra_config=True)
+            cfg = hydra_compose("config", overrides=[*overrides, *_search_path_override()],
+                                return_hydra_config=True)
     except (HydraException, OmegaConfBaseException, ValueError) as error:
         raise ConfigError(schema.explain(error) or _first_line(error)) from None
+    deleted = [key for key in schema.ROOT_KEYS if key not in cfg]
+    if deleted:
+        raise ConfigError(f"~{deleted[0]}: sweep needs {deleted[0]}; "
+                          f"set it (key=value) instead of deleting it")
+    if cfg.get("policy") is None:
+        raise ConfigError("no policy chosen: choose one, e.g. policy=random (sweep --help lists them)")
+    return cfg
 
 
 def compose(overrides: Sequence[str]) -> DictConfig:
@@ -195,7 +303,9 @@ def compose(overrides: Sequence[str]) -> DictConfig:
     axes first, then the command line's (which replace an experiment's axis of
     the same key).
     """
-    ordinary, grid = split_overrides(overrides)
+    searchpath, rest = split_search_path(overrides)
+    use_search_path(searchpath)
+    ordinary, grid = split_overrides(rest)
     cfg = _compose_with_family_defaults(ordinary, grid)
     flat = _config_grid(cfg)
     flat.update(grid)
@@ -206,7 +316,8 @@ def compose(overrides: Sequence[str]) -> DictConfig:
 
 def _config_grid(cfg: DictConfig) -> dict[str, Any]:
     """The ``grid`` section of a composed config (an experiment's axes), flat, keys as :func:`grid_key`."""
-    flat = flatten_grid(OmegaConf.to_container(cfg.grid, resolve=True) or {})
+    grid = cfg.get("grid")  # None after ``~grid``
+    flat = flatten_grid(OmegaConf.to_container(grid, resolve=True) if grid is not None else {})
     return {grid_key(key): values for key, values in flat.items()}
 
 
@@ -222,7 +333,7 @@ def _compose_with_family_defaults(ordinary: list[str], grid: Mapping[str, Any]) 
     are those of the family of the policies: ``grid.policy`` (the command
     line's, else the experiment's), else ``policy`` (:func:`family_defaults`).
     """
-    chosen = {_key(o) for o in ordinary if o.split("=", 1)[1] not in ("null", "")}
+    chosen = {_key(o) for o in ordinary if _chooses(o)}
     for group in FAMILY_GROUPS:  # a swept group: its first option (so that its keys can be set)
         if group in grid and group not in chosen:
             _check_group_choice(group, grid[group][0])
@@ -230,7 +341,8 @@ def _compose_with_family_defaults(ordinary: list[str], grid: Mapping[str, Any]) 
     missing = [g for g in FAMILY_GROUPS if g not in chosen]
     if not missing:
         return _hydra_compose(ordinary)
-    options = grid.get("policy") or [o.split("=", 1)[1] for o in ordinary if _key(o) == "policy"][-1:]
+    options = grid.get("policy") or [o.split("=", 1)[1] for o in ordinary
+                                     if _key(o) == "policy" and _chooses(o)][-1:]
     if "experiment" not in chosen and options:
         return _hydra_compose([*ordinary, *family_defaults(options, missing)])
     try:
@@ -266,7 +378,7 @@ def family_defaults(options: Sequence[Any], missing: Sequence[str]) -> list[str]
 
 
 @functools.cache
-def _registered_policy(option: str, folder: str) -> str:
+def _registered_policy(option: str, folders: tuple[Path, ...]) -> str:
     """The registered policy an option of ``conf/policy`` configures (``eqs_periodic`` -> ``eqs``)."""
     if option in all_policies():
         return option
@@ -275,7 +387,7 @@ def _registered_policy(option: str, folder: str) -> str:
 
 def _family_of_option(option: Any) -> Any:
     _check_group_choice("policy", option)
-    name = _registered_policy(option, str(conf_dir()))
+    name = _registered_policy(option, config_dirs())
     try:
         return family_of(name)
     except KeyError as error:
@@ -306,9 +418,10 @@ def compose_group_option(overrides: Sequence[str], group: str, name: str,
     """
     group = group.replace(".", "/")
     _check_group_choice(group, name)
-    ordinary, _ = split_overrides(overrides)
+    searchpath, rest = split_search_path(overrides)
+    ordinary, _ = split_overrides(rest)
     kept = [o for o in ordinary if _key(o) != group]
-    return section(compose([*kept, *pinned, f"{group}={name}"]), group, required)
+    return section(compose([*searchpath, *kept, *pinned, f"{group}={name}"]), group, required)
 
 
 def load_option(group: str, name: str) -> dict[str, Any]:

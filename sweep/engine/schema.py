@@ -198,6 +198,10 @@ class Settings:
     engine: EngineSettings = field(default_factory=EngineSettings)
 
 
+#: The root config's keys a sweep cannot run without (``~grid`` is fine: no axes).
+ROOT_KEYS = tuple(f.name for f in dataclasses.fields(Settings) if f.name != "grid")
+
+
 def _root_schemas() -> list[Schema]:
     """The root and its two nested sections; the root's fields are typed, nothing is generated."""
     root = Schema("schema", "sweep", "", "the config", Settings, Settings)
