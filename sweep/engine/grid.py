@@ -11,6 +11,7 @@ option's name.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from sweep.engine.config import (
     section,
 )
 from sweep.engine.seeding import stream_key
-from sweep.families import Point, StopRule, family_of
+from sweep.families import Family, Point, StopRule, family_of
 
 #: Axes every Dataset has, in this order, before any other grid axis.
 CORE_AXES = ("policy", "workload", "load")
@@ -205,10 +206,27 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     return Grid(axes, tuple(points))
 
 
+def _check_system_fits(point: Point, family: Family) -> None:
+    """The system's keys must be those of one of the family's machines (``Family.systems``):
+    a rigid policy on a distributed server, or a dispatch policy on an SP2, is one line
+    naming the mismatch, not a missing key deep in the family's checks."""
+    if not family.systems:
+        return
+    keys = set(point.system) - {"name"}
+    kinds = {kind: {f.name for f in dataclasses.fields(cls)} for kind, cls in family.systems.items()}
+    if any(keys <= fields for fields in kinds.values()):
+        return
+    wanted = " or ".join(", ".join(sorted(fields)) for fields in kinds.values())
+    raise ValueError(f"the system (with {', '.join(sorted(keys)) or 'no keys'}) is not a machine of the "
+                     f"{family.name} family of policy {point.policy['name']!r}, whose machines have "
+                     f"{wanted}: choose e.g. system={family.default_system}")
+
+
 def _validate_point(grid_point: GridPoint, axes: Sequence[Axis]) -> None:
     point = grid_point.point
     try:
         family = family_of(point.policy["name"])
+        _check_system_fits(point, family)
         if point.model == "analytic" and family.analytic is None:
             raise ValueError(f"model=analytic: the {family.name} family has no closed-form model; "
                              f"use model=simulation")

@@ -1,7 +1,8 @@
 """What a finished sweep says on the terminal (DESIGN §8: nothing meaningless is silent).
 
 One summary line, always (also with ``progress=false``): points, runs, how many
-points are saturated and why, the time and the output path. A one-point sweep
+points are saturated and why, trace jobs a family left out and why, the time
+and the output path. A one-point sweep
 also prints its numbers: every scalar variable's mean over replications with
 its 90% confidence half-width.
 """
@@ -49,6 +50,20 @@ def saturation_text(dataset: xr.Dataset, grid: Grid) -> str:
     return f", {len(saturated)} saturated ({'; '.join(causes)})"
 
 
+#: Dataset attributes a family sets for trace jobs it left out (``trace_dropped_<reason>``).
+DROPPED_PREFIX = "trace_dropped_"
+
+
+def dropped_text(dataset: xr.Dataset) -> str:
+    """``; trace jobs left out: 437 too_many_processors`` when a replayed trace lost jobs, else ``""``.
+
+    Values that differ between points are listed as the family joined them (``"0; 437"``).
+    """
+    left_out = [f"{value} {key.removeprefix(DROPPED_PREFIX)}" for key, value in dataset.attrs.items()
+                if key.startswith(DROPPED_PREFIX) and str(value) not in ("0", "0.0")]
+    return f"; trace jobs left out: {', '.join(left_out)}" if left_out else ""
+
+
 def _grid_dims(grid: Grid) -> list[str]:
     return [axis.dim for axis in grid.axes]
 
@@ -59,7 +74,8 @@ def summary_line(dataset: xr.Dataset, grid: Grid, replications: int, computed: i
     resumed_text = f", {resumed} resumed from checkpoint" if resumed else ""
     figures_text = f" (+{plural(len(figures), 'figure file')})" if figures else ""
     return (f"sweep: {plural(len(grid.points), 'point')} x {plural(replications, 'replication')} "
-            f"({plural(computed, 'run')} computed{resumed_text}{saturation_text(dataset, grid)}) "
+            f"({plural(computed, 'run')} computed{resumed_text}{saturation_text(dataset, grid)}"
+            f"{dropped_text(dataset)}) "
             f"in {seconds:.1f} s -> {output}{figures_text}")
 
 

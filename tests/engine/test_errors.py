@@ -146,3 +146,12 @@ def test_unreachable_cluster_is_one_line_within_seconds(tmp_path):
     assert len(err) == 1 or err[0].startswith("sweep: joining")
     assert time.perf_counter() - started < 15
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(("args", "family"), [
+    (["policy=random", "workload=kth", "system=sp2_128"], "dispatch"),
+    (["policy=easy", "system=distributed"], "rigid"),
+])
+def test_a_policy_on_another_familys_machine_names_the_mismatch(capsys, args, family):
+    line = _error_line(capsys, [*args, "output=unused.nc"])
+    assert f"is not a machine of the {family} family" in line

@@ -48,3 +48,13 @@ def test_plural():
 def test_auto_backend_runs_small_and_closed_form_sweeps_in_process(backend, address, tasks, analytic,
                                                                    expected):
     assert choose_backend(backend, address, tasks, analytic) == expected
+
+
+def test_trace_jobs_left_out_are_counted_in_the_summary():
+    import xarray as xr
+
+    from sweep.engine.summary import dropped_text
+
+    dataset = xr.Dataset(attrs={"trace_dropped_too_many_processors": 437, "trace_dropped_unknown": 0})
+    assert dropped_text(dataset) == "; trace jobs left out: 437 too_many_processors"
+    assert dropped_text(xr.Dataset()) == ""
