@@ -138,9 +138,7 @@ def test_unreachable_cluster_is_one_line_within_seconds(capsys, tmp_path, monkey
 
     import ray
 
-    from sweep.engine.backends import CONNECT_TIMEOUT
-
-    from sweep.engine.backends import _check_reachable
+    from sweep.engine.backends import CONNECT_TIMEOUT, _check_reachable
     from sweep.engine.config import ConfigError
 
     started = time.perf_counter()  # the wait itself (not the machine's load): the check's timeout
