@@ -105,10 +105,10 @@ def test_resume_after_kill_9_gives_the_uninterrupted_file(tmp_path):
     output = tmp_path / "resumed.nc"
     process = _sweep_process(output, "engine.backend=serial")
     partial = output.with_name(output.name + ".partial")
-    _wait_for(lambda: len(list(partial.glob("shard-*.pkl"))) >= 5, timeout=120)
+    _wait_for(lambda: len(list(partial.glob("shard-*.npz"))) >= 5, timeout=120)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    shards = len(list(partial.glob("shard-*.pkl")))
+    shards = len(list(partial.glob("shard-*.npz")))
     assert not output.exists() and shards >= 5
     result = subprocess.run([sys.executable, "-m", "sweep.cli", *LONG, f"output={output}",
                              "engine.backend=serial", "progress=true"], capture_output=True, text=True)
@@ -124,7 +124,7 @@ def test_checkpoint_of_another_sweep_is_refused(tmp_path, capsys):
     output = tmp_path / "x.nc"
     process = _sweep_process(output, "engine.backend=serial")
     partial = output.with_name(output.name + ".partial")
-    _wait_for(lambda: len(list(partial.glob("shard-*.pkl"))) >= 1, timeout=120)
+    _wait_for(lambda: len(list(partial.glob("shard-*.npz"))) >= 1, timeout=120)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     status = main([*LONG, "seed=7", f"output={output}", "engine.backend=serial"])
@@ -139,7 +139,7 @@ def test_actor_killed_mid_sweep_is_restarted_and_its_task_retried(tmp_path):
     output = tmp_path / "killed.nc"
     process = _sweep_process(output, "engine.backend=ray", "engine.workers=2")
     partial = output.with_name(output.name + ".partial")
-    _wait_for(lambda: len(list(partial.glob("shard-*.pkl"))) >= 2, timeout=180)
+    _wait_for(lambda: len(list(partial.glob("shard-*.npz"))) >= 2, timeout=180)
     actors = subprocess.run(["pgrep", "-f", "ray::SimulationActor"], capture_output=True, text=True)
     pids = [int(pid) for pid in actors.stdout.split()]
     assert pids, "no actor process found"
