@@ -215,6 +215,7 @@ def _run(args: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
+    from sweep.engine.backends import PoolEmpty
     from sweep.engine.config import ConfigError
     from sweep.engine.tasks import TaskFailed
 
@@ -226,6 +227,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TaskFailed as error:
         print(f"sweep: error: a run failed ({error}); finished points are checkpointed",
               file=sys.stderr)
+        return 1
+    except PoolEmpty as error:
+        print(f"sweep: error: {error}; finished points are checkpointed: run the same command "
+              "again to resume", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("sweep: interrupted; run the same command again to resume", file=sys.stderr)

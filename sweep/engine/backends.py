@@ -7,8 +7,10 @@ complete, in completion order; the driver alone writes results.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sys
+import time
 import warnings
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,6 +25,10 @@ from sweep.engine.tasks import Record, SimulationActor, Task
 SERIAL_AT_MOST = 8
 #: Seconds to wait for a cluster address to answer before giving up with one line.
 CONNECT_TIMEOUT = 5.0
+#: Seconds between looks at the cluster (nodes that joined, actors not placed).
+POLL_SECONDS = 1.0
+#: Seconds an actor may wait for a CPU before it is given up (its node may be gone).
+PLACEMENT_SECONDS = 60.0
 #: How many times a batch is resubmitted after its actor died for good.
 MAX_BATCH_RESUBMITS = 3
 #: Warm actors kept between sweeps of one process when Ray was started by the caller
@@ -38,6 +44,10 @@ class Backend(Protocol):
     def run(self, batches: Iterable[Sequence[Task]]) -> Iterator[list[Record]]: ...
 
     def close(self) -> None: ...
+
+
+class PoolEmpty(RuntimeError):
+    """Every actor is gone and no CPU came back within :data:`PLACEMENT_SECONDS`."""
 
 
 class SerialBackend:
@@ -57,12 +67,17 @@ class SerialBackend:
 
 
 class RayBackend:
-    """A pool of Ray actors, one per worker, ``in_flight`` batches queued on each.
+    """A pool of Ray actors, one per CPU it may use, ``in_flight`` batches queued on each.
 
-    Actors restart when their process dies and Ray retries the batch that was
-    running (``max_restarts=-1, max_task_retries=-1``); a batch whose actor is
-    lost for good is resubmitted on a fresh actor. Tasks are deterministic, so a
-    retried batch gives the same records.
+    Losing a node costs only its in-flight batches (DESIGN §10). Actors are not
+    restarted by Ray (a restarted actor whose node is gone waits forever for a
+    CPU that no longer exists): when one dies, its batches go back to the queue
+    for the surviving actors and the user sees one line. The pool follows the
+    cluster: every :data:`POLL_SECONDS` it starts actors for CPUs that joined (up
+    to ``engine.workers``), and an actor not placed within
+    :data:`PLACEMENT_SECONDS` is given up. A batch lost more than
+    :data:`MAX_BATCH_RESUBMITS` times ends the sweep. Tasks are deterministic, so a
+    resubmitted batch gives the same records.
     """
 
     def __init__(self, workers: int | None, address: str | None, in_flight: int,
@@ -73,9 +88,10 @@ class RayBackend:
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
             _start_ray(ray, workers, address, verbose)
-        available = int(ray.cluster_resources().get("CPU", 1))
-        self.workers = max(1, min(workers or available, available))
-        self._actor_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(SimulationActor)
+        self._limit = workers
+        self._verbose = verbose
+        self.workers = self._capacity()
+        self._actor_class = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(SimulationActor)
         context = ray.get_runtime_context()
         self._job = f"{context.get_node_id()}/{context.get_job_id()}"
         warm = _WARM_POOL.pop(self._job, [])
@@ -83,21 +99,62 @@ class RayBackend:
         if len(warm) != self.workers:
             for actor in warm:
                 ray.kill(actor)
-            warm = [self._actor_class.remote() for _ in range(self.workers)]
-        self.actors = warm
+            warm = []
+        self.actors: list = warm
+        self._starting: dict = {}  # readiness reference -> (actor, when it was asked for)
         self._in_flight = in_flight
+
+    def _capacity(self) -> int:
+        """Actors the pool may hold now: the cluster's CPUs, at most ``engine.workers``."""
+        cpus = int(self._ray.cluster_resources().get("CPU", 0))
+        return max(1, min(self._limit or cpus, cpus)) if cpus else 0
+
+    def _grow(self) -> None:
+        """Start actors for CPUs nobody uses (at start-up, and when nodes join)."""
+        missing = self._capacity() - len(self.actors) - len(self._starting)
+        for _ in range(max(0, missing)):
+            actor = self._actor_class.remote()
+            self._starting[actor.__ray_ready__.remote()] = (actor, time.monotonic())
+
+    def _give_up_unplaced(self) -> None:
+        now = time.monotonic()
+        for ref, (actor, asked) in list(self._starting.items()):
+            if now - asked > PLACEMENT_SECONDS:
+                del self._starting[ref]
+                self._ray.kill(actor)
 
     def run(self, batches: Iterable[Sequence[Task]]) -> Iterator[list[Record]]:
         ray = self._ray
         pending = deque((batch, 0) for batch in batches)
-        running = {}
+        running: dict = {}
         idle = deque(actor for actor in self.actors for _ in range(self._in_flight))
+        lost: set = set()
+        last_poll = -math.inf
+        alone_since = time.monotonic()  # since when no actor is ready nor starting
         while pending or running:
+            if time.monotonic() - last_poll >= POLL_SECONDS:
+                self._give_up_unplaced()
+                self._grow()
+                last_poll = time.monotonic()
+            if self.actors or self._starting:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > PLACEMENT_SECONDS:
+                raise PoolEmpty(f"no CPU left in the Ray cluster for {PLACEMENT_SECONDS:.0f} s")
             while pending and idle:
                 actor = idle.popleft()
+                if actor in lost:
+                    continue
                 batch, tries = pending.popleft()
                 running[actor.run_batch.remote(batch)] = (actor, batch, tries)
-            done, _ = ray.wait(list(running), num_returns=1)
+            done, _ = ray.wait([*running, *self._starting], num_returns=1, timeout=POLL_SECONDS)
+            if not done:
+                continue
+            if done[0] in self._starting:
+                actor, _ = self._starting.pop(done[0])
+                if self._ready(done[0]):
+                    self.actors.append(actor)
+                    idle.extend([actor] * self._in_flight)
+                continue
             actor, batch, tries = running.pop(done[0])
             try:
                 records = ray.get(done[0])
@@ -107,21 +164,34 @@ class RayBackend:
                 if tries >= MAX_BATCH_RESUBMITS:
                     raise
                 pending.appendleft((batch, tries + 1))
-                idle.append(self._replace(actor))
+                self._lose(actor, lost)
                 continue
             idle.append(actor)
             yield records
 
-    def _replace(self, dead: object) -> object:
-        fresh = self._actor_class.remote()
-        self.actors = [fresh if actor is dead else actor for actor in self.actors]
-        return fresh
+    def _ready(self, reference: object) -> bool:
+        try:
+            self._ray.get(reference)
+        except self._ray.exceptions.RayActorError:
+            return False
+        return True
+
+    def _lose(self, actor: object, lost: set) -> None:
+        """Forget a dead actor (its queued slots are skipped); say so once per actor."""
+        if actor in lost:
+            return
+        lost.add(actor)
+        self.actors = [a for a in self.actors if a is not actor]
+        print(f"sweep: lost a worker (its process or node is gone); its batches are rerun on the "
+              f"{len(self.actors)} left", file=sys.stderr)
 
     def close(self) -> None:
         """Stop the actors and the Ray we started; keep them warm in a Ray we were given."""
         if self._owns_ray:
             self._ray.shutdown()
         elif self._ray.is_initialized():
+            for actor, _ in self._starting.values():
+                self._ray.kill(actor)
             _WARM_POOL[self._job] = self.actors
 
 

@@ -133,7 +133,7 @@ def test_checkpoint_of_another_sweep_is_refused(tmp_path, capsys):
 
 
 @pytest.mark.ray
-def test_actor_killed_mid_sweep_is_restarted_and_its_task_retried(tmp_path):
+def test_actor_killed_mid_sweep_is_replaced_and_its_batches_rerun(tmp_path):
     reference = tmp_path / "reference.nc"
     sweep.run([*LONG, f"output={reference}", "engine.backend=serial"])
     output = tmp_path / "killed.nc"
@@ -146,6 +146,7 @@ def test_actor_killed_mid_sweep_is_restarted_and_its_task_retried(tmp_path):
     os.kill(pids[0], signal.SIGKILL)
     _, stderr = process.communicate(timeout=300)
     assert process.returncode == 0, stderr
+    assert stderr.count("sweep: lost a worker") == 1, stderr
     _assert_same_results(output, reference)
 
 
