@@ -34,6 +34,10 @@ density / regularity / jump; Suter's generator as used in the list-scheduling
 literature), :func:`random_system` (a random spanning tree plus random extra
 links to a target mean degree) and :func:`topology` (mesh, torus, hypercube,
 fully connected, star).
+
+Shipped graphs (package data, in every wheel): :data:`SHIPPED` holds the
+three STG application graphs and the worked example of Topcuoglu et al.
+(2002); workload configs name them as ``sweep/data/task_graphs/<file>``.
 """
 
 from __future__ import annotations
@@ -46,11 +50,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["TOPOLOGIES", "Routes", "SystemGraph", "TaskGraph", "TaskGraphError", "critical_path",
+__all__ = ["SHIPPED", "TOPOLOGIES", "Routes", "SystemGraph", "TaskGraph", "TaskGraphError", "critical_path",
            "random_dag", "random_system", "read_edge_list", "read_json_graph", "read_stg", "read_system",
            "routes", "stg_statistics", "topology"]
 
 TOPOLOGIES = ("mesh", "torus", "hypercube", "full", "star")
+
+#: The task graphs shipped inside the package (``sweep/data/task_graphs``; README.md there).
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / "task_graphs"
 
 
 class TaskGraphError(ValueError):
