@@ -197,8 +197,15 @@ class _Mapper:
 
 def cluster_m(inst, params):
     """Cluster and map: (processor per task, layer per task, clustering ops, mapping ops, rep, spec)."""
-    (layer, into, spec), spec_ops = cndg(inst, params.chains)
+    spec_graph, spec_ops = cndg(inst, params.chains)
     rep, rep_ops = cnug(inst)
+    proc, map_ops = map_layers(inst, params, spec_graph, rep)
+    return proc, spec_graph[0], spec_ops + rep_ops, map_ops, rep, spec_graph
+
+
+def map_layers(inst, params, spec_graph, rep):
+    """Fig. 4 on the clusters: (processor per task, mapping ops)."""
+    layer, into, spec = spec_graph
     g, a = inst.graph, inst.arrays
     speed = inst.system.speed
     proc = np.full(g.tasks, -1, dtype=np.int64)
@@ -246,4 +253,4 @@ def cluster_m(inst, params):
             heavy_first = members[np.argsort(-g.weight[members], kind="stable")]
             fast_first = part[np.argsort(-speed[part], kind="stable")]
             proc[heavy_first] = fast_first[np.arange(len(heavy_first)) % len(fast_first)]
-    return proc, layer, spec_ops + rep_ops, mapper.ops, rep, (layer, into, spec)
+    return proc, mapper.ops
