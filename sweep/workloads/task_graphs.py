@@ -34,6 +34,10 @@ density / regularity / jump; Suter's generator as used in the list-scheduling
 literature), :func:`random_system` (a random spanning tree plus random extra
 links to a target mean degree) and :func:`topology` (mesh, torus, hypercube,
 fully connected, star).
+
+Shipped graphs (package data, in every wheel): :data:`SHIPPED` holds the
+three STG application graphs and the worked example of Topcuoglu et al.
+(2002); workload configs name them as ``sweep/data/task_graphs/<file>``.
 """
 
 from __future__ import annotations
@@ -44,13 +48,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
-__all__ = ["TOPOLOGIES", "Routes", "SystemGraph", "TaskGraph", "TaskGraphError", "critical_path",
+__all__ = ["SHIPPED", "TOPOLOGIES", "Routes", "SystemGraph", "TaskGraph", "TaskGraphError", "critical_path",
            "random_dag", "random_system", "read_edge_list", "read_json_graph", "read_stg", "read_system",
            "routes", "stg_statistics", "topology"]
 
 TOPOLOGIES = ("mesh", "torus", "hypercube", "full", "star")
+
+#: The task graphs shipped inside the package (``sweep/data/task_graphs``; README.md there).
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / "task_graphs"
 
 
 class TaskGraphError(ValueError):
@@ -112,43 +120,90 @@ class TaskGraph:
         return TaskGraph(self.weight, self.src, self.dst, data, self.cost, self.name)
 
 
-def _topological_order(m: int, src: np.ndarray, dst: np.ndarray, name: str) -> np.ndarray:
-    """Kahn's algorithm, smallest index first among ready tasks; a cycle raises."""
-    indeg = np.bincount(dst, minlength=m)
-    order_e = np.argsort(src, kind="stable")
-    start = np.searchsorted(src[order_e], np.arange(m + 1))
-    succ = dst[order_e]
-    ready = list(np.flatnonzero(indeg == 0)[::-1])
-    order = []
-    indeg = indeg.copy()
-    while ready:
-        t = ready.pop()
-        order.append(t)
-        for v in succ[start[t]:start[t + 1]]:
+@numba.njit(cache=True)
+def _kahn(m, src, dst, indeg, order):
+    """Kahn's algorithm with a binary heap: the smallest index first among ready tasks. Fills
+    ``order``; returns how many tasks it holds (fewer than ``m``: a cycle; ``indeg`` > 0 on it)."""
+    start = np.zeros(m + 1, np.int64)
+    for e in range(src.shape[0]):
+        indeg[dst[e]] += 1
+        start[src[e] + 1] += 1
+    for t in range(m):
+        start[t + 1] += start[t]
+    succ, fill = np.zeros(src.shape[0], np.int64), start[:m].copy()
+    for e in range(src.shape[0]):
+        succ[fill[src[e]]] = dst[e]
+        fill[src[e]] += 1
+    heap, size, placed = np.zeros(m, np.int64), 0, 0
+    for t in range(m):
+        if indeg[t] == 0:
+            heap[size] = t  # ascending: already a heap
+            size += 1
+    while size:
+        t = heap[0]
+        size -= 1
+        last, i = heap[size], 0
+        while 2 * i + 1 < size:  # sift the last entry down from the root
+            child = 2 * i + 1
+            if child + 1 < size and heap[child + 1] < heap[child]:
+                child += 1
+            if heap[child] >= last:
+                break
+            heap[i] = heap[child]
+            i = child
+        heap[i] = last
+        order[placed] = t
+        placed += 1
+        for j in range(start[t], start[t + 1]):
+            v = succ[j]
             indeg[v] -= 1
             if indeg[v] == 0:
-                ready.append(v)
-        if len(ready) > 1:
-            ready.sort(reverse=True)
-    if len(order) != m:
+                i = size  # sift up
+                size += 1
+                while i > 0 and heap[(i - 1) // 2] > v:
+                    heap[i] = heap[(i - 1) // 2]
+                    i = (i - 1) // 2
+                heap[i] = v
+    return placed
+
+
+def _topological_order(m: int, src: np.ndarray, dst: np.ndarray, name: str) -> np.ndarray:
+    """Kahn's algorithm, smallest index first among ready tasks; a cycle raises."""
+    indeg, order = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
+    if _kahn(m, src, dst, indeg, order) != m:
         raise TaskGraphError(f"{name}: the task graph has a cycle (through task "
                              f"{int(np.flatnonzero(indeg > 0)[0])})")
-    return np.asarray(order, dtype=np.int64)
+    return order
+
+
+@numba.njit(cache=True)
+def _longest_path(order, src, dst, node, edge):
+    m = order.shape[0]
+    start = np.zeros(m + 1, np.int64)
+    for e in range(dst.shape[0]):
+        start[dst[e] + 1] += 1
+    for t in range(m):
+        start[t + 1] += start[t]
+    incoming, fill = np.zeros(dst.shape[0], np.int64), start[:m].copy()
+    for e in range(dst.shape[0]):
+        incoming[fill[dst[e]]] = e
+        fill[dst[e]] += 1
+    finish = np.zeros(m)
+    for t in order:
+        ready = 0.0
+        for j in range(start[t], start[t + 1]):
+            e = incoming[j]
+            ready = max(ready, finish[src[e]] + edge[e])
+        finish[t] = ready + node[t]
+    return finish.max()
 
 
 def critical_path(graph: TaskGraph, node_time: np.ndarray | None = None,
                   edge_time: np.ndarray | None = None) -> float:
     """Longest path length, node times (default the weights) plus edge times (default 0)."""
-    node = graph.weight if node_time is None else node_time
-    edge = np.zeros(graph.edges) if edge_time is None else edge_time
-    finish = np.zeros(graph.tasks)
-    incoming = [[] for _ in range(graph.tasks)]
-    for e in range(graph.edges):
-        incoming[graph.dst[e]].append(e)
-    for t in graph.order:
-        ready = max((finish[graph.src[e]] + edge[e] for e in incoming[t]), default=0.0)
-        finish[t] = ready + node[t]
-    return float(finish.max())
+    node = graph.weight if node_time is None else np.asarray(node_time, dtype=np.float64)
+    edge = np.zeros(graph.edges) if edge_time is None else np.asarray(edge_time, dtype=np.float64)
+    return float(_longest_path(graph.order, graph.src, graph.dst, node, edge))
 
 
 # --------------------------------------------------------------------------- readers

@@ -8,11 +8,10 @@ import numpy as np
 
 from sweep.families import load_families
 from sweep.families.mapping._instance import Instance, instance
-from sweep.workloads.task_graphs import SystemGraph, TaskGraph, random_dag, random_system, routes
+from sweep.workloads.task_graphs import SHIPPED, SystemGraph, TaskGraph, random_dag, random_system, routes
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-EXAMPLE = HERE / "topcuoglu2002_example.json"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = SHIPPED / "topcuoglu2002_example.json"
 FAMILY = load_families()["mapping"]
 
 

@@ -32,6 +32,7 @@ from sweep.families.mapping._simulate import run
 from sweep.families.mapping.cluster_m import ClusterMParams, cndg, cnug
 from sweep.workloads.task_graphs import SystemGraph, TaskGraph
 from tests.mapping._util import FAMILY, make, random_instance
+from tests.naive import cluster_m as naive
 
 SYSTEM = SystemGraph(np.array([1.0, 2, 3, 4]), np.array([0, 1, 0, 2]), np.array([1, 2, 2, 3]),
                      np.array([5.0, 4, 3, 1]))
@@ -86,3 +87,23 @@ def test_embedded_tasks_share_their_parents_processor(seed):
     plan, _, _, _ = run(inst, policy, params, None)
     into = spec.embedded_into
     assert np.all(plan.proc[into >= 0] == plan.proc[into[into >= 0]])
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("seed", range(12))
+def test_compiled_cluster_m_agrees_with_the_plain_python_reading(seed):
+    """The compiled CNUG, CNDG and layer mapping against tests/naive/cluster_m.py: the same Rep and
+    Spec clusters, the same processor per task and the same operation counts, for every example."""
+    inst = random_instance(seed, tasks=20 + 7 * seed, processors=3 + seed)
+    policy = FAMILY.policies["cluster_m"]
+    for example in policy.examples:
+        params = policy.make_params(example)
+        proc, _, cluster_ops, map_ops, (members, table, order, layers), (_, into, roots) = \
+            naive.cluster_m(inst, params)
+        (spec, rep), ops = policy.hooks.cluster(inst, params)
+        plan = policy.hooks.map(inst, params, None, (spec, rep))
+        assert [m.tolist() for m in rep.members] == [m.tolist() for m in members]
+        assert np.array_equal(rep.params, table) and np.array_equal(rep.order, order) and rep.layers == layers
+        assert np.array_equal(spec.embedded_into, into) and np.array_equal(spec.spec, roots)
+        assert plan.proc.tolist() == proc.tolist()
+        assert (ops, plan.ops) == (cluster_ops, map_ops)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import tomllib
 
 import numpy as np
 import pytest
 
+from sweep.engine.config import load_option
 from sweep.workloads.task_graphs import (
+    SHIPPED,
     SystemGraph,
     TaskGraph,
     TaskGraphError,
@@ -33,7 +37,7 @@ PUBLISHED = {"robot": (88, 131, 569, 4.363796), "sparse": (96, 67, 122, 15.86885
 
 @pytest.mark.parametrize("name", list(PUBLISHED))
 def test_stg_graphs_reproduce_the_published_critical_path_and_parallelism(name):
-    path = ROOT / "data" / "task_graphs" / f"{name}.stg"
+    path = SHIPPED / f"{name}.stg"
     graph = read_stg(path)
     tasks, edges, cp, parallelism = PUBLISHED[name]
     assert (graph.tasks, graph.edges) == (tasks, edges)
@@ -181,3 +185,15 @@ def test_bad_edge_lists(tmp_path, text, where, what):
     with pytest.raises(TaskGraphError, match=what) as error:
         read_edge_list(path)
     assert str(error.value).startswith(str(path) + where) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("name", ["stg_robot", "stg_sparse", "stg_fpppp", "topcuoglu2002"])
+def test_the_graph_files_of_the_workloads_ship_inside_the_package(name):
+    """A workload's file lies under sweep/ and matches the package data pyproject.toml declares, so
+    a wheel installed anywhere has it (DESIGN §8)."""
+    path = load_option("workload", name)["path"]
+    assert path.startswith("sweep/") and (ROOT / path).is_file()
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        globs = tomllib.load(file)["tool"]["setuptools"]["package-data"]["sweep"]
+    assert any(fnmatch.fnmatch(path.removeprefix("sweep/"), glob) for glob in globs)
+    assert (ROOT / path).parent == SHIPPED

@@ -57,6 +57,7 @@ from sweep.families.mapping._instance import instance
 from sweep.families.mapping._lists import upward_rank
 from sweep.families.mapping._policy import Plan
 from sweep.families.mapping._simulate import execute, order_of, run
+from sweep.families.mapping.mh import _arrival_by_tables
 from sweep.workloads.task_graphs import TaskGraph, read_json_graph, routes, topology
 from tests.mapping._util import EXAMPLE, FAMILY, cases, line, make, random_instance
 from tests.naive import mapping as naive
@@ -221,8 +222,23 @@ def test_invariants_of_every_mapper(name, example, seed):
 
 @pytest.mark.kernel
 @pytest.mark.parametrize("seed", range(4))
-def test_mh_plans_exactly_what_the_executor_runs(seed):
+def test_mh_with_exact_contention_plans_exactly_what_the_executor_runs(seed):
     inst = random_instance(seed, tasks=20, processors=6, contention=True)
     policy = FAMILY.policies["mh"]
-    _, summary, _, _ = run(inst, policy, policy.make_params({}), None)
+    _, summary, _, _ = run(inst, policy, policy.make_params({"contention": "exact"}), None)
     assert summary["makespan"] == summary["planned_makespan"]
+
+
+@pytest.mark.kernel
+def test_mh_routing_tables_see_a_link_as_busy_until_its_last_message():
+    """``GAP`` again: 0 [0, 1] and 1 [1, 4] on P0; 1 -> 2 (data 2) is routed first and keeps the
+    link busy until 6. MH's table then sends 0 -> 3 at 6 (arrival 8), where the executor found
+    the idle link at [1, 3] (``test_hand_worked_gap_in_a_link``)."""
+    inst = make(GAP, line([1, 1], [1]))
+    proc, finish = np.array([0, 0, -1, -1]), np.array([1.0, 4, 0, 0])
+    busy, buf = np.zeros(inst.arrays.channels), np.zeros(2, dtype=np.int64)
+    log_c, log_v = np.zeros(2, dtype=np.int64), np.zeros(2)
+    assert _arrival_by_tables(2, 1, inst.arrays, proc, finish, busy, buf, True, log_c, log_v)[0] == 6
+    assert busy.tolist() == [6, 0]  # channel P0 -> P1 busy until 6, P1 -> P0 free
+    assert _arrival_by_tables(3, 1, inst.arrays, proc, finish, busy, buf, False, log_c, log_v)[0] == 8
+    assert busy.tolist() == [6, 0]  # a trial leaves the table as it was

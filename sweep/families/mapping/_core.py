@@ -15,16 +15,17 @@ that order (no preemption), once all its inputs have arrived. Its incoming
 messages are sent in the order of their senders' finish times (then sender
 index); a message of data d from q to p != q leaves at its sender's finish,
 occupies every channel of the route q -> p at once (cut-through) for
-``d / route_bw[q, p]``, and, with contention, starts only when all those
-channels are free: channels are reserved first come, first served in that
-order (append only, never inserted before an earlier reservation). Links are
+``d / route_bw[q, p]``, and, with contention, starts at the earliest time
+after its sender's finish at which all those channels are free for that long
+(it may use an idle interval before a reservation made earlier). Links are
 full duplex (one channel per direction). Without contention a message just
 takes ``d / route_bw``. Data 0, or sender and receiver on one processor:
 the input is there at the sender's finish.
 
 :func:`_place` is that rule for one task on one processor; :func:`_execute`
-applies it to a whole mapping; MH (``mh.py``) calls the same :func:`_place`
-when it chooses processors, so MH's plan is exactly what the executor runs.
+applies it to a whole mapping; MH (``mh.py``) with ``contention: exact`` calls
+the same :func:`_place` when it chooses processors, so its plan is exactly
+what the executor runs.
 """
 
 from __future__ import annotations

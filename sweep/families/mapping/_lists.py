@@ -19,6 +19,12 @@ def upward_rank(inst: Instance) -> np.ndarray:
     return _upward_rank(inst.arrays, inst.wbar, inst.cbar)
 
 
+def static_level(inst: Instance) -> np.ndarray:
+    """The longest path of mean computation to an exit task, communication left out (the static
+    level of Hwang et al. 1989 and of Kwok & Ahmad 1999)."""
+    return _upward_rank(inst.arrays, inst.wbar, 0.0)
+
+
 def downward_rank(inst: Instance) -> np.ndarray:
     """rank_d (Topcuoglu et al. 2002 eq. 4), same mean costs as :func:`upward_rank`."""
     return _downward_rank(inst.arrays, inst.wbar, inst.cbar)
@@ -66,6 +72,12 @@ def pop_highest(ready, nready, prio):
         u, v = ready[j], ready[k]
         if prio[u] > prio[v] or (prio[u] == prio[v] and u < v):
             k = j
+    return take(ready, nready, k)
+
+
+@numba.njit(cache=True)
+def take(ready, nready, k):
+    """Remove and return the ``k``-th ready task: ``(task, nready)``; the list's last entry fills the gap."""
     t = ready[k]
     nready -= 1
     ready[k] = ready[nready]

@@ -67,7 +67,10 @@ the alternatives.
 
 Tasks run in layer order (ties by topological position). The clustering of
 both graphs is the ``cluster`` hook (T_cm − T_c, not counted in T_c, CSSE00
-§2.1); the mapping alone is ``map`` (T_c).
+§2.1); the mapping alone is ``map`` (T_c). All three are compiled loops over
+arrays (``_cnug``, ``_cndg``, ``_map_layers``); ``tests/naive/cluster_m.py``
+is the plain-Python reading they must agree with, cluster for cluster and
+processor for processor.
 """
 
 from __future__ import annotations
@@ -75,11 +78,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from sweep.families import param
 from sweep.families.mapping._instance import Instance
 from sweep.families.mapping._policy import Plan, mapping_policy
+
+INEQUALITIES = ("comm_vs_parallelism", "never", "always")
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,7 @@ class ClusterMParams:
 
     f_rule: str = param("demand", choices=("demand", "one"),
                         doc="f(u,v): demand per task over capacity per processor (capped at 1), or 1")
-    inequality: str = param("comm_vs_parallelism", choices=("comm_vs_parallelism", "never", "always"),
+    inequality: str = param("comm_vs_parallelism", choices=INEQUALITIES,
                             doc="when a Spec cluster goes whole onto one processor")
     split: str = param("smallest", choices=("smallest", "first"),
                        doc="which free Rep cluster is split: the smallest big enough, or the first (largest)")
@@ -99,87 +105,184 @@ class ClusterMParams:
 
 @dataclass(frozen=True)
 class RepGraph:
-    """The Rep clusters (every layer's): processors, (σ, δ, Π, π), and processors in clustering order."""
+    """The Rep clusters of every layer (ids: processors first, then merged clusters in creation order).
 
-    members: list[np.ndarray]
+    ``params[c]`` is (σ, δ, Π, π); ``parent[c]`` the cluster that absorbed c (-1: the root);
+    ``order`` the processors in clustering order, in which every cluster is the contiguous run
+    ``order[first[c] : first[c] + σ]``; ``ranked`` the clusters by decreasing (σ, δ, Π, π), ties by id.
+    """
+
     params: np.ndarray
+    parent: np.ndarray
     order: np.ndarray
+    first: np.ndarray
+    ranked: np.ndarray
     layers: int
 
+    @property
+    def members(self) -> list[np.ndarray]:
+        """Each cluster's processors, ascending."""
+        return [np.sort(self.order[f:f + int(s)]) for f, s in zip(self.first, self.params[:, 0], strict=True)]
 
-def _superedges(cluster_of: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray) -> dict:
-    edges: dict[tuple[int, int], float] = {}
-    for x, y, bw in zip(cluster_of[a].tolist(), cluster_of[b].tolist(), w.tolist(), strict=True):
-        if x != y:
-            key = (min(x, y), max(x, y))
-            edges[key] = edges.get(key, 0.0) + bw
-    return edges
+
+@numba.njit(cache=True)
+def _cnug(speed, la, lb, bw, params, parent):
+    """Fig. 2 on the system graph (module docstring). Fills ``params`` and ``parent`` (2N - 1 rows at
+    most); returns (clusters made, layers, operations)."""
+    n, links = speed.shape[0], la.shape[0]
+    for i in range(n):
+        params[i, 0], params[i, 1], params[i, 2], params[i, 3] = 1.0, speed[i], 0.0, 0.0
+    parent[:] = -1
+    cluster_of = np.arange(n)
+    current = np.arange(n)  # ids of this layer's clusters, ascending
+    k, count, ops, layers = n, n, 0, 1
+    pos = np.full(2 * n, -1)
+    weight = np.zeros((n, n))
+    linked = np.zeros((n, n), dtype=np.bool_)
+    ei, ej, ew = np.zeros(links, np.int64), np.zeros(links, np.int64), np.zeros(links)
+    group_of = np.full(n, -1)
+    members = np.zeros(n, np.int64)
+    seeds = np.zeros(n)
+    while k > 1:
+        for i in range(k):
+            pos[current[i]] = i
+        weight[:k, :k] = 0.0
+        linked[:k, :k] = False
+        for e in range(links):  # super-edges: the links between two clusters, summed
+            x, y = pos[cluster_of[la[e]]], pos[cluster_of[lb[e]]]
+            if x != y:
+                i, j = min(x, y), max(x, y)
+                weight[i, j] += bw[e]
+                linked[i, j] = True
+        ops += links
+        ne = 0
+        for i in range(k):
+            for j in range(i + 1, k):
+                if linked[i, j]:
+                    ei[ne], ej[ne], ew[ne] = i, j, weight[i, j]
+                    ne += 1
+        rank = np.argsort(-ew[:ne], kind="mergesort")  # heaviest first, ties by cluster ids
+        if ne == 0:  # a disconnected system graph (refused by the readers): nothing left to merge
+            break
+        group_of[:k] = -1
+        groups = 0
+        for r in range(ne):
+            i, j = ei[rank[r]], ej[rank[r]]
+            if group_of[i] >= 0 or group_of[j] >= 0:
+                continue
+            g = groups
+            groups += 1
+            group_of[i] = group_of[j] = g
+            members[0], members[1] = i, j
+            size = 2
+            seeds[g] = ew[rank[r]]
+            for s in range(r + 1, ne):
+                x, y = ei[rank[s]], ej[rank[s]]
+                ops += 1
+                if group_of[x] == g:
+                    other = y
+                elif group_of[y] == g:
+                    other = x
+                else:
+                    continue
+                if group_of[other] >= 0:
+                    continue
+                clique = True
+                for h in range(size):
+                    if not linked[min(other, members[h]), max(other, members[h])]:
+                        clique = False
+                        break
+                if clique:
+                    ops += size
+                    members[size] = other
+                    size += 1
+                    group_of[other] = g
+        for g in range(groups):
+            params[count + g, :] = 0.0
+            params[count + g, 3] = seeds[g]
+        for p in range(n):
+            g = group_of[pos[cluster_of[p]]]
+            if g >= 0:
+                params[count + g, 0] += 1.0
+                params[count + g, 1] += speed[p]
+        for e in range(links):
+            g = group_of[pos[cluster_of[la[e]]]]
+            if g >= 0 and g == group_of[pos[cluster_of[lb[e]]]]:
+                params[count + g, 2] += bw[e]
+        for p in range(n):
+            g = group_of[pos[cluster_of[p]]]
+            if g >= 0:
+                cluster_of[p] = count + g
+        nk = 0
+        for i in range(k):  # the unmerged clusters go on alone; the new ones have larger ids
+            if group_of[i] >= 0:
+                parent[current[i]] = count + group_of[i]
+            else:
+                current[nk] = current[i]
+                nk += 1
+        for g in range(groups):
+            current[nk] = count + g
+            nk += 1
+        k = nk
+        count += groups
+        layers += 1
+    return count, layers, ops
+
+
+@numba.njit(cache=True)
+def _clustering_order(parent, ranked, n, order, first):
+    """Processors in depth-first order of the cluster tree, sub-clusters in ``ranked`` order (larger
+    first): every Rep cluster is a contiguous run, so a split keeps its best-connected sub-clusters
+    together. Fills ``order`` and ``first``."""
+    count = parent.shape[0]
+    kids = np.zeros(count + 1, np.int64)
+    for c in range(count):
+        if parent[c] >= 0:
+            kids[parent[c] + 1] += 1
+    for c in range(count):
+        kids[c + 1] += kids[c]
+    fill = kids[:count].copy()
+    child = np.zeros(max(count - 1, 1), np.int64)
+    root = 0
+    for i in range(count):
+        c = ranked[i]
+        if parent[c] >= 0:
+            child[fill[parent[c]]] = c
+            fill[parent[c]] += 1
+        else:
+            root = c
+    stack = np.zeros(count, np.int64)
+    top, placed = 1, 0
+    stack[0] = root
+    while top > 0:
+        top -= 1
+        c = stack[top]
+        if c < n:
+            order[placed] = c
+            first[c] = placed
+            placed += 1
+            continue
+        for j in range(kids[c + 1] - 1, kids[c] - 1, -1):
+            stack[top] = child[j]
+            top += 1
+    for c in range(count):  # children have smaller ids than their parent
+        if parent[c] >= 0 and (first[parent[c]] < 0 or first[c] < first[parent[c]]):
+            first[parent[c]] = first[c]
 
 
 def cnug(inst: Instance) -> tuple[RepGraph, int]:
     """Cluster the system graph (module docstring); the Rep clusters and the operations done."""
     system = inst.system
     n = system.processors
-    members = [np.array([i]) for i in range(n)]
-    children: list[list[int]] = [[] for _ in range(n)]
-    params = [(1.0, float(system.speed[i]), 0.0, 0.0) for i in range(n)]
-    current = list(range(n))  # cluster ids of the current layer
-    cluster_of = np.arange(n)
-    ops, layers = 0, 1
-    while len(current) > 1:
-        edges = _superedges(cluster_of, system.a, system.b, system.bandwidth)
-        ops += system.links
-        ranked = sorted(edges.items(), key=lambda kv: (-kv[1], kv[0]))
-        linked = set(edges)
-        merged: dict[int, int] = {}
-        groups: list[list[int]] = []
-        seeds: list[float] = []
-        for i, ((ci, cj), weight) in enumerate(ranked):
-            if ci in merged or cj in merged:
-                continue
-            group = [ci, cj]
-            merged[ci] = merged[cj] = len(groups)
-            for (cx, cy), _ in ranked[i + 1:]:
-                ops += 1
-                inside, other = (cx, cy) if cx in group else (cy, cx) if cy in group else (None, None)
-                if inside is None or other in merged:
-                    continue
-                if all((min(other, g), max(other, g)) in linked for g in group):
-                    ops += len(group)
-                    group.append(other)
-                    merged[other] = len(groups)
-            groups.append(group)
-            seeds.append(weight)
-        nxt = []
-        for group, seed in zip(groups, seeds, strict=True):
-            procs = np.sort(np.concatenate([members[c] for c in group]))
-            inside = np.isin(system.a, procs) & np.isin(system.b, procs)
-            members.append(procs)
-            children.append(list(group))
-            params.append((float(len(procs)), float(system.speed[procs].sum()),
-                           float(system.bandwidth[inside].sum()), seed))
-            nxt.append(len(members) - 1)
-            cluster_of[procs] = len(members) - 1
-        nxt += [c for c in current if c not in merged]
-        current = sorted(nxt)
-        layers += 1
-    table = np.asarray(params)
-    order = _clustering_order(children, table, current[0])
-    return RepGraph(members, table, order, layers), ops
-
-
-def _clustering_order(children: list[list[int]], params: np.ndarray, root: int) -> np.ndarray:
-    """Processors in depth-first order of the cluster tree, larger sub-clusters first: every Rep
-    cluster is a contiguous run, so a split keeps its best-connected sub-clusters together."""
-    order, stack = [], [root]
-    while stack:
-        c = stack.pop()
-        if not children[c]:
-            order.append(c)
-            continue
-        kids = sorted(children[c], key=lambda k: (*(-params[k]), k))
-        stack.extend(reversed(kids))
-    return np.asarray(order, dtype=np.int64)
+    params = np.zeros((max(2 * n - 1, 1), 4))
+    parent = np.zeros(len(params), dtype=np.int64)
+    count, layers, ops = _cnug(system.speed.astype(np.float64), system.a.astype(np.int64),
+                               system.b.astype(np.int64), system.bandwidth.astype(np.float64), params, parent)
+    params, parent = params[:count], parent[:count]
+    ranked = np.lexsort(tuple(-params[:, k] for k in (3, 2, 1, 0))).astype(np.int64)
+    order, first = np.zeros(n, dtype=np.int64), np.full(count, -1, dtype=np.int64)
+    _clustering_order(parent, ranked, n, order, first)
+    return RepGraph(params, parent, order, first, ranked, int(layers)), int(ops)
 
 
 # --------------------------------------------------------------------------- CNDG (task graph)
@@ -193,64 +296,94 @@ class SpecGraph:
     spec: np.ndarray
 
 
-def _find(parent: np.ndarray, x: int) -> int:
+@numba.njit(cache=True, inline="always")
+def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
         x = parent[x]
     return x
 
 
-def _union(parent: np.ndarray, x: int, y: int) -> None:
+@numba.njit(cache=True, inline="always")
+def _union(parent, x, y):
     rx, ry = _find(parent, x), _find(parent, y)
     if rx != ry:
         parent[max(rx, ry)] = min(rx, ry)
 
 
+@numba.njit(cache=True)
+def _layers(a, layer):
+    """Each task's depth: the longest path in edges from an entry task."""
+    for i in range(a.topo.shape[0]):
+        t = a.topo[i]
+        depth = 0
+        for e in range(a.pstart[t], a.pstart[t + 1]):
+            depth = max(depth, layer[a.psrc[e]] + 1)
+        layer[t] = depth
+
+
+@numba.njit(cache=True)
+def _cndg(a, src, dst, edge_order, layer, chains, into, spec):
+    """Fig. 3 on the task graph (module docstring): embedding over the edges in ``edge_order`` (by
+    layer of the receiver, receiver, sender), then merging of each layer's siblings and co-parents.
+    Fills ``into`` and ``spec`` (each task's Spec cluster, its lowest task); returns operations."""
+    m = layer.shape[0]
+    has_child = np.zeros(m, dtype=np.bool_)
+    ops = m + src.shape[0]
+    for i in range(edge_order.shape[0]):
+        u, v = src[edge_order[i]], dst[edge_order[i]]
+        outdeg, indeg = a.sstart[u + 1] - a.sstart[u], a.pstart[v + 1] - a.pstart[v]
+        if outdeg > 1 and not has_child[u]:  # a fork embeds its child of largest data
+            best, pick = -np.inf, -1
+            for e in range(a.sstart[u], a.sstart[u + 1]):
+                d = a.sdata[e] if into[a.sdst[e]] < 0 else -1.0
+                if d > best:
+                    best, pick = d, a.sdst[e]
+            ops += outdeg
+            if best >= 0:
+                into[pick], has_child[u] = u, True
+        if indeg > 1 and into[v] < 0:  # a join embeds into its parent of largest data
+            best, pick = -np.inf, -1
+            for e in range(a.pstart[v], a.pstart[v + 1]):
+                d = a.pdata[e] if not has_child[a.psrc[e]] else -1.0
+                if d > best:
+                    best, pick = d, a.psrc[e]
+            ops += indeg
+            if best >= 0:
+                into[v], has_child[pick] = pick, True
+        if chains and outdeg == 1 and indeg == 1 and into[v] < 0 and not has_child[u]:
+            into[v], has_child[u] = u, True
+    for t in range(m):
+        spec[t] = t
+    for t in range(m):  # siblings (common parent) and co-parents (common child) on one layer merge
+        for side in range(2):
+            lo, hi = (a.sstart[t], a.sstart[t + 1]) if side == 0 else (a.pstart[t], a.pstart[t + 1])
+            nodes = a.sdst if side == 0 else a.psrc
+            ops += hi - lo
+            for i in range(lo + 1, hi):
+                if layer[nodes[i]] == layer[nodes[lo]]:
+                    _union(spec, nodes[lo], nodes[i])
+                else:
+                    for j in range(lo, i):
+                        if layer[nodes[j]] == layer[nodes[i]]:
+                            _union(spec, nodes[j], nodes[i])
+                            break
+    for t in range(m):
+        spec[t] = _find(spec, t)
+    return ops
+
+
 def cndg(inst: Instance, chains: bool) -> tuple[SpecGraph, int]:
     """Cluster the task graph (module docstring); the Spec graph and the operations done."""
     g, a = inst.graph, inst.arrays
-    m = g.tasks
-    layer = np.zeros(m, dtype=np.int64)
-    for t in g.order:
-        preds = a.psrc[a.pstart[t]:a.pstart[t + 1]]
-        layer[t] = layer[preds].max() + 1 if len(preds) else 0
-    outdeg, indeg = np.diff(a.sstart), np.diff(a.pstart)
-    into = np.full(m, -1, dtype=np.int64)
-    has_child = np.zeros(m, dtype=bool)
-    ops = m + g.edges
-    for e in np.lexsort((g.src, g.dst, layer[g.dst])):
-        u, v = int(g.src[e]), int(g.dst[e])
-        if outdeg[u] > 1 and not has_child[u]:
-            kids = a.sdst[a.sstart[u]:a.sstart[u + 1]]
-            data = np.where(into[kids] < 0, a.sdata[a.sstart[u]:a.sstart[u + 1]], -1.0)
-            ops += len(kids)
-            if data.max() >= 0:
-                child = int(kids[int(np.argmax(data))])
-                into[child], has_child[u] = u, True
-        if indeg[v] > 1 and into[v] < 0:
-            parents = a.psrc[a.pstart[v]:a.pstart[v + 1]]
-            data = np.where(~has_child[parents], a.pdata[a.pstart[v]:a.pstart[v + 1]], -1.0)
-            ops += len(parents)
-            if data.max() >= 0:
-                parent = int(parents[int(np.argmax(data))])
-                into[v], has_child[parent] = parent, True
-        if chains and outdeg[u] == 1 and indeg[v] == 1 and into[v] < 0 and not has_child[u]:
-            into[v], has_child[u] = u, True
-    spec = np.arange(m)
-    for t in range(m):  # siblings (common parent) and co-parents (common child) on one layer merge
-        for lo, hi, nodes in ((a.sstart[t], a.sstart[t + 1], a.sdst), (a.pstart[t], a.pstart[t + 1], a.psrc)):
-            group = nodes[lo:hi]
-            ops += len(group)
-            for i in range(1, len(group)):
-                if layer[group[i]] == layer[group[0]]:
-                    _union(spec, int(group[0]), int(group[i]))
-                else:
-                    for j in range(i):
-                        if layer[group[j]] == layer[group[i]]:
-                            _union(spec, int(group[j]), int(group[i]))
-                            break
-    roots = np.asarray([_find(spec, t) for t in range(m)], dtype=np.int64)
-    return SpecGraph(layer, into, roots), ops
+    layer = np.zeros(g.tasks, dtype=np.int64)
+    _layers(a, layer)
+    src, dst = g.src.astype(np.int64), g.dst.astype(np.int64)
+    edge_order = np.lexsort((src, dst, layer[dst])).astype(np.int64)
+    into = np.full(g.tasks, -1, dtype=np.int64)
+    spec = np.zeros(g.tasks, dtype=np.int64)
+    ops = _cndg(a, src, dst, edge_order, layer, bool(chains), into, spec)
+    return SpecGraph(layer, into, spec), int(ops)
 
 
 def _cluster(inst: Instance, params: ClusterMParams) -> tuple[tuple[SpecGraph, RepGraph], int]:
@@ -261,131 +394,207 @@ def _cluster(inst: Instance, params: ClusterMParams) -> tuple[tuple[SpecGraph, R
 
 # --------------------------------------------------------------------------- mapping (Fig. 4)
 
-def _senders(inst: Instance, tasks: np.ndarray, proc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    a = inst.arrays
-    edges = np.concatenate([np.arange(a.pstart[t], a.pstart[t + 1]) for t in tasks]) if len(tasks) \
-        else np.zeros(0, dtype=np.int64)
-    return proc[a.psrc[edges]], a.pdata[edges]
+@numba.njit(cache=True, inline="always")
+def _mark(p, used, busy, parent):
+    """Processor ``p`` gets work in this layer: no Rep cluster holding it is free any more; return
+    1 if it was free."""
+    if used[p]:
+        return 0
+    used[p] = True
+    c = p
+    while c >= 0:
+        busy[c] += 1
+        c = parent[c]
+    return 1
 
 
-class _Mapper:
-    """The state of one mapping: processors used in the current layer, the Rep clusters by size."""
+@numba.njit(cache=True)
+def _part(k, weight, send_proc, send_data, nsend, route_bw, rep, position, head, split_smallest,
+          used, busy, out):
+    """The processors matched to a Spec cluster asking for ``k`` of them (module docstring), in
+    ``out``: an exact-size free Rep cluster of least estimated time (members ascending), else the
+    first ``k`` of a split one, else of the free processors (clustering order). Returns (how many,
+    operations)."""
+    delta, size, first, order, ranked = rep
+    ops = ranked.shape[0]
+    best, pick, exact, bigger = np.inf, -1, 0, -1
+    for i in range(ranked.shape[0]):
+        c = ranked[i]
+        if busy[c] != 0:
+            continue
+        if size[c] == k:
+            exact += 1
+            comm = 0.0
+            for j in range(nsend):
+                q = send_proc[j]
+                if not first[c] <= position[q] < first[c] + size[c]:
+                    comm += send_data[j] / route_bw[q, head[c]]
+            estimate = weight / delta[c] + comm / size[c]
+            if estimate < best or (estimate == best and c < pick):
+                best, pick = estimate, c
+        elif size[c] > k and (bigger < 0 or split_smallest):
+            bigger = c
+    if exact:
+        ops += exact * (nsend + 1)
+        for j in range(size[pick]):
+            out[j] = order[first[pick] + j]
+        out[:size[pick]].sort()
+        return size[pick], ops
+    if bigger >= 0:
+        for j in range(k):
+            out[j] = order[first[bigger] + j]
+        return k, ops
+    taken = 0  # merge free processors
+    for i in range(order.shape[0]):
+        if taken == k:
+            break
+        if not used[order[i]]:
+            out[taken] = order[i]
+            taken += 1
+    return taken, ops
 
-    def __init__(self, inst: Instance, rep: RepGraph, params: ClusterMParams) -> None:
-        self.inst, self.rep, self.params = inst, rep, params
-        n = inst.processors
-        self.used = np.zeros(n, dtype=bool)
-        self.sizes = np.asarray([len(c) for c in rep.members])
-        ranking = np.lexsort(tuple(-rep.params[:, k] for k in (3, 2, 1, 0)))
-        self.ranked = ranking  # sorted by decreasing (σ, δ, Π, π)
-        self.member = np.zeros((len(rep.members), n), dtype=np.int64)
-        self.head = np.zeros(len(rep.members), dtype=np.int64)
-        for c, procs in enumerate(rep.members):
-            self.member[c, procs] = 1
-            self.head[c] = procs[np.argmax(inst.system.speed[procs])]
-        self.mean_speed = float(inst.system.speed.mean())
-        off = ~np.eye(n, dtype=bool)
-        self.mean_bw = float(np.mean(inst.arrays.route_bw[off])) if n > 1 else math.inf
-        self.ops = 0
 
-    def required(self, weight: float, count: int) -> int:
-        f = 1.0 if self.params.f_rule == "one" else min(1.0, (weight / count) / self.mean_speed)
-        return max(1, math.ceil(f * count - 1e-9))
+@numba.njit(cache=True)
+def _place(members, weight, task_weight, send_proc, send_data, nsend, part, speed, inequality, mean_bw, proc):
+    """Whole onto one processor (a one-processor part, or the Inequality), else round robin:
+    tasks heaviest first over the part's processors fastest first."""
+    fastest = part[0]
+    for p in part:
+        if speed[p] > speed[fastest]:
+            fastest = p
+    target = fastest
+    if nsend:
+        heaviest = 0
+        for j in range(1, nsend):
+            if send_data[j] > send_data[heaviest]:
+                heaviest = j
+        for p in part:
+            if p == send_proc[heaviest]:
+                target = p
+    whole = part.shape[0] == 1 or inequality == 2
+    if not whole and inequality == 0:
+        saved, largest = 0.0, 0.0
+        for j in range(nsend):
+            if send_proc[j] == target:
+                saved += send_data[j]
+        for t in members:
+            largest = max(largest, task_weight[t])
+        whole = saved / mean_bw > (weight - largest) / speed[target]
+    if whole:
+        for t in members:
+            proc[t] = target
+        return
+    heavy_first = members[np.argsort(-task_weight[members], kind="mergesort")]
+    fast_first = part[np.argsort(-speed[part], kind="mergesort")]
+    for i in range(heavy_first.shape[0]):
+        proc[heavy_first[i]] = fast_first[i % fast_first.shape[0]]
 
-    def _free_ranked(self) -> np.ndarray:
-        """The Rep clusters (in ranked order) with no processor used yet in this layer."""
-        busy = self.member[self.ranked] @ self.used.astype(np.int64)
-        return self.ranked[busy == 0]
 
-    def _estimates(self, clusters: np.ndarray, weight: float, send_proc: np.ndarray,
-                   send_data: np.ndarray) -> np.ndarray:
-        """Estimated time of the Spec cluster on each Rep cluster (module docstring), vectorised."""
-        heads = self.head[clusters]
-        outside = self.member[clusters][:, send_proc] == 0
-        comm = (send_data[None, :] / self.inst.arrays.route_bw[send_proc[None, :], heads[:, None]])
-        comm = np.where(outside, comm, 0.0).sum(axis=1)
-        return weight / self.rep.params[clusters, 1] + comm / self.sizes[clusters]
-
-    def part(self, k: int, weight: float, send_proc: np.ndarray, send_data: np.ndarray) -> np.ndarray:
-        """The processors matched to a Spec cluster asking for ``k`` of them."""
-        if not (~self.used).any():
-            self.used[:] = False  # a layer wider than the machine: start a new round
-        free = self._free_ranked()
-        self.ops += len(self.ranked)
-        exact = free[self.sizes[free] == k]
-        if len(exact):
-            self.ops += len(exact) * (len(send_proc) + 1)
-            estimate = self._estimates(exact, weight, send_proc, send_data)
-            return self.rep.members[exact[np.lexsort((exact, estimate))[0]]]
-        bigger = free[self.sizes[free] > k]
-        if len(bigger):
-            c = bigger[-1] if self.params.split == "smallest" else bigger[0]
-            return self._take(self.rep.members[c], k)
-        return self._take(np.flatnonzero(~self.used), k)  # merge free processors
-
-    def _take(self, procs: np.ndarray, k: int) -> np.ndarray:
-        position = np.empty(len(self.rep.order), dtype=np.int64)
-        position[self.rep.order] = np.arange(len(self.rep.order))
-        return procs[np.argsort(position[procs], kind="stable")][:k]
+@numba.njit(cache=True)
+def _map_layers(a, task_weight, speed, layer, into, spec, rep, parent, f_one, mean_speed, inequality,
+                split_smallest, mean_bw, proc):
+    """Fig. 4 (module docstring), top down, one layer at a time; fills ``proc``; returns operations."""
+    m, n = layer.shape[0], speed.shape[0]
+    delta, size, first, order, ranked = rep
+    position = np.empty(n, np.int64)
+    position[order] = np.arange(n)
+    head = np.full(size.shape[0], -1)
+    for p in range(n):  # each Rep cluster's fastest processor (the lowest index among equals)
+        c = p
+        while c >= 0:
+            if head[c] < 0 or speed[p] > speed[head[c]]:
+                head[c] = p
+            c = parent[c]
+    used = np.zeros(n, np.bool_)
+    busy = np.zeros(size.shape[0], np.int64)
+    by_layer = np.argsort(layer, kind="mergesort")
+    free = np.zeros(m, np.int64)
+    groups = np.zeros(m + 1, np.int64)
+    g_size, g_weight, g_sum, g_max, g_first = (np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m),
+                                               np.zeros(m, np.int64))
+    send_proc = np.zeros(a.psrc.shape[0] + 1, np.int64)
+    send_data = np.zeros(a.psrc.shape[0] + 1)
+    out = np.zeros(n, np.int64)
+    ops, lo = 0, 0
+    while lo < m:
+        hi = lo
+        while hi < m and layer[by_layer[hi]] == layer[by_layer[lo]]:
+            hi += 1
+        used[:] = False
+        busy[:] = 0
+        nused, nfree = 0, 0
+        for i in range(lo, hi):  # a task embedded into an earlier one follows it
+            t = by_layer[i]
+            if into[t] >= 0:
+                proc[t] = proc[into[t]]
+                nused += _mark(proc[t], used, busy, parent)
+            else:
+                free[nfree] = t
+                nfree += 1
+        ops += hi - lo
+        lo = hi
+        if nfree == 0:
+            continue
+        tasks = free[:nfree][np.argsort(spec[free[:nfree]], kind="mergesort")]  # by Spec cluster
+        ng = 0
+        groups[0] = 0
+        for i in range(1, nfree + 1):
+            if i == nfree or spec[tasks[i]] != spec[tasks[i - 1]]:
+                ng += 1
+                groups[ng] = i
+        for g in range(ng):  # the sort key of each Spec cluster: (σ, δ, Π, π, first task)
+            nsend, weight, total, largest = 0, 0.0, 0.0, 0.0
+            for i in range(groups[g], groups[g + 1]):
+                weight += task_weight[tasks[i]]
+                for e in range(a.pstart[tasks[i]], a.pstart[tasks[i] + 1]):
+                    total += a.pdata[e]
+                    largest = max(largest, a.pdata[e])
+                    nsend += 1
+            ops += groups[g + 1] - groups[g] + nsend
+            g_size[g], g_weight[g], g_sum[g], g_max[g] = groups[g + 1] - groups[g], weight, total, largest
+            g_first[g] = tasks[groups[g]]
+        rank = np.argsort(g_first[:ng])
+        for key in (g_max, g_sum, g_weight, g_size):
+            rank = rank[np.argsort(-key[:ng][rank], kind="mergesort")]
+        for g in rank:
+            members = tasks[groups[g]:groups[g + 1]]
+            nsend = 0
+            for t in members:
+                for e in range(a.pstart[t], a.pstart[t + 1]):
+                    send_proc[nsend], send_data[nsend] = proc[a.psrc[e]], a.pdata[e]
+                    nsend += 1
+            count = members.shape[0]
+            f = 1.0 if f_one else min(1.0, (g_weight[g] / count) / mean_speed)
+            k = max(1, math.ceil(f * count - 1e-9))
+            if nused == n:  # a layer wider than the machine: start a new round
+                used[:] = False
+                busy[:] = 0
+                nused = 0
+            taken, o = _part(k, g_weight[g], send_proc, send_data, nsend, a.route_bw, rep, position, head,
+                             split_smallest, used, busy, out)
+            ops += o
+            part = out[:taken].copy()
+            for p in part:
+                nused += _mark(p, used, busy, parent)
+            _place(members, g_weight[g], task_weight, send_proc, send_data, nsend, part, speed, inequality,
+                   mean_bw, proc)
+            ops += count + taken
+    return ops
 
 
 def _map(inst: Instance, params: ClusterMParams, rng: np.random.Generator | None,
          clusters: tuple[SpecGraph, RepGraph]) -> Plan:
     spec, rep = clusters
-    g = inst.graph
-    speed = inst.system.speed
-    proc = np.full(g.tasks, -1, dtype=np.int64)
-    mapper = _Mapper(inst, rep, params)
-    by_layer = np.argsort(spec.layer, kind="stable")
-    bounds = np.searchsorted(spec.layer[by_layer], np.arange(spec.layer.max() + 2))
-    for level in range(len(bounds) - 1):
-        tasks = by_layer[bounds[level]:bounds[level + 1]]
-        mapper.used[:] = False
-        embedded = tasks[spec.embedded_into[tasks] >= 0]
-        proc[embedded] = proc[spec.embedded_into[embedded]]
-        mapper.used[proc[embedded]] = True
-        free = tasks[spec.embedded_into[tasks] < 0]
-        mapper.ops += len(tasks)
-        if not len(free):
-            continue
-        groups = [free[spec.spec[free] == s] for s in np.unique(spec.spec[free])]
-        keyed = []
-        for members in groups:
-            send_proc, send_data = _senders(inst, members, proc)
-            mapper.ops += len(members) + len(send_proc)
-            weight = float(g.weight[members].sum())
-            keyed.append(((-len(members), -weight, -float(send_data.sum()),
-                           -float(send_data.max(initial=0.0)), int(members[0])),
-                          members, weight, send_proc, send_data))
-        keyed.sort(key=lambda item: item[0])
-        for _, members, weight, send_proc, send_data in keyed:
-            k = mapper.required(weight, len(members))
-            part = mapper.part(k, weight, send_proc, send_data)
-            mapper.used[part] = True
-            _place(inst, params, members, part, send_proc, send_data, weight, proc, speed, mapper)
-    key = spec.layer.astype(np.float64)
-    return Plan(proc=proc, key=key, ops=mapper.ops)
-
-
-def _place(inst, params, members, part, send_proc, send_data, weight, proc, speed, mapper) -> None:
-    """Whole onto one processor (one-processor part, or the Inequality), else round robin."""
-    fastest = part[np.argmax(speed[part])]
-    target = fastest
-    if len(send_data):
-        heaviest = send_proc[int(np.argmax(send_data))]
-        target = heaviest if heaviest in part else fastest
-    whole = len(part) == 1 or params.inequality == "always"
-    if not whole and params.inequality == "comm_vs_parallelism":
-        saved = float(send_data[send_proc == target].sum()) / mapper.mean_bw
-        lost = (weight - float(inst.graph.weight[members].max())) / float(speed[target])
-        whole = saved > lost
-    mapper.ops += len(members) + len(part)
-    if whole:
-        proc[members] = target
-        return
-    heavy_first = members[np.argsort(-inst.graph.weight[members], kind="stable")]
-    fast_first = part[np.argsort(-speed[part], kind="stable")]
-    proc[heavy_first] = fast_first[np.arange(len(heavy_first)) % len(fast_first)]
+    n = inst.processors
+    proc = np.full(inst.tasks, -1, dtype=np.int64)
+    off = ~np.eye(n, dtype=bool)
+    mean_bw = float(np.mean(inst.arrays.route_bw[off])) if n > 1 else math.inf
+    table = (rep.params[:, 1].copy(), rep.params[:, 0].astype(np.int64), rep.first, rep.order, rep.ranked)
+    ops = _map_layers(inst.arrays, inst.graph.weight.astype(np.float64), inst.system.speed.astype(np.float64),
+                      spec.layer, spec.embedded_into, spec.spec, table, rep.parent, params.f_rule == "one",
+                      float(inst.system.speed.mean()), INEQUALITIES.index(params.inequality),
+                      params.split == "smallest", mean_bw, proc)
+    return Plan(proc=proc, key=spec.layer.astype(np.float64), ops=int(ops))
 
 
 POLICY = mapping_policy("cluster_m", params=ClusterMParams,

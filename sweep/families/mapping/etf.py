@@ -18,27 +18,27 @@ from typing import Any
 import numba
 import numpy as np
 
-from sweep.families.mapping._core import _data_ready, _upward_rank
+from sweep.families.mapping._core import _data_ready
 from sweep.families.mapping._instance import Instance
+from sweep.families.mapping._lists import entry_tasks, release_successors, static_level, take
 from sweep.families.mapping._policy import Plan, mapping_policy
 
 
 @numba.njit(cache=True)
 def _etf(a, level, proc, start, finish, seq):
+    """Place the tasks (module docstring); returns the operations done.
+
+    The ready list is the family's (``_lists``); what ETF adds is its choice over every ready
+    (task, processor) pair instead of the single task of highest priority, and the data-ready
+    times ``dr`` of each task on each processor, computed once when it becomes ready.
+    """
     m, nproc = a.exec_time.shape
     waiting = np.zeros(m, dtype=np.int64)
     ready = np.zeros(m, dtype=np.int64)
-    dr = np.zeros((m, nproc))
+    dr = np.zeros((m, nproc))  # entry tasks: ready everywhere at 0
     avail = np.zeros(nproc)
-    nready = 0
+    nready = entry_tasks(a, waiting, ready)
     ops = 0
-    for t in range(m):
-        waiting[t] = a.pstart[t + 1] - a.pstart[t]
-        if waiting[t] == 0:
-            ready[nready] = t
-            nready += 1
-            for p in range(nproc):
-                dr[t, p] = 0.0
     for step in range(m):
         best_k, best_p, best_s = -1, -1, np.inf
         for k in range(nready):
@@ -56,28 +56,24 @@ def _etf(a, level, proc, start, finish, seq):
                 if better:
                     best_k, best_p, best_s = k, p, s
         ops += nready * nproc
-        t = ready[best_k]
-        nready -= 1
-        ready[best_k] = ready[nready]
+        t, nready = take(ready, nready, best_k)
         proc[t], start[t] = best_p, best_s
         finish[t] = best_s + a.exec_time[t, best_p]
         avail[best_p] = finish[t]
         seq[t] = step
-        for e in range(a.sstart[t], a.sstart[t + 1]):
-            v = a.sdst[e]
-            waiting[v] -= 1
-            if waiting[v] == 0:
-                ready[nready] = v
-                nready += 1
-                for p in range(nproc):
-                    dr[v, p] = _data_ready(v, p, a, proc, finish)
-                ops += nproc * (a.pstart[v + 1] - a.pstart[v])
+        before = nready
+        nready = release_successors(a, t, waiting, ready, nready)
+        for k in range(before, nready):
+            v = ready[k]
+            for p in range(nproc):
+                dr[v, p] = _data_ready(v, p, a, proc, finish)
+            ops += nproc * (a.pstart[v + 1] - a.pstart[v])
     return ops
 
 
 def _map(inst: Instance, params: Any, rng: np.random.Generator | None, clusters: Any) -> Plan:
     m = inst.tasks
-    level = _upward_rank(inst.arrays, inst.wbar, 0.0)
+    level = static_level(inst)
     proc = np.full(m, -1, dtype=np.int64)
     start, finish = np.zeros(m), np.zeros(m)
     seq = np.zeros(m)

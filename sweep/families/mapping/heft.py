@@ -11,7 +11,7 @@ paper assumes a fully connected network). The family's executor then adds
 link contention if the system asks for it.
 
 Hand check, the paper's worked example (Fig. 2, Table 1 of Topcuoglu et al.;
-``tests/mapping/topcuoglu2002_example.json``): makespan 80.
+``sweep/data/task_graphs/topcuoglu2002_example.json``): makespan 80.
 """
 
 from __future__ import annotations
