@@ -89,9 +89,10 @@ Other resolved ambiguities (documented departures and readings):
   2·AWT) makes the fairness term 0/0. Read as 1 (``zero_slack_weight=
   "neutral"``, the default): a job that never had slack has used none of it,
   the limit of ``s0/s`` along ``s = s0``. The literal ``0/max(s, 1)`` = 0
-  (``"zero"``) makes such jobs free to move and worthless to move up; on KTH
-  with every fifth job at UP = PP = 1 it makes high-priority jobs wait longer
-  than low-priority ones, against §3.3 and Table 3.
+  (``"zero"``) makes such jobs free to move and worthless to move up. On KTH
+  with every fifth job at UP = PP = 1 it changes the yearly wait by 0.7%
+  (1840.7 against 1827.7 s); with ``completion=remove`` it made high-priority
+  jobs wait longer than the others (1774.7 against 1716.1 s).
 - Quota (§2.2): PP = −∞ (``priority = -inf``, see ``workload.quota_every``
   in :mod:`~sweep.families.rigid.jobs`) gives p = −∞ and s0 = ∞. Such a job
   costs nothing to move, and when it is inserted no candidate may delay
