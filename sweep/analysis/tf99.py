@@ -24,6 +24,7 @@ import numpy as np
 import xarray as xr
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 from sweep.analysis.figures import figure
 from sweep.analysis.sensitivity import sensitivity
@@ -151,7 +152,7 @@ def _bars(ax: Axes, groups: list[str], series: list[tuple], ylabel: str = "avera
 
 
 def _percent(ax: Axes) -> None:
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
 
 
 def _columns(equal: xr.Dataset, unequal: xr.Dataset, prefix: str = "") -> dict[str, np.ndarray]:
@@ -367,3 +368,40 @@ def noise(ds: xr.Dataset) -> dict[str, Figure]:
                  f"{LEVEL:.0%} CI)", fontsize=10)
     fig.tight_layout()
     return {"tf99_noise": fig}
+
+
+@figure("tf99_readings")
+def readings(ds: xr.Dataset) -> dict[str, Figure]:
+    """The readings of §2 (``conf/experiment/tf99_readings.yaml``): for each, the yearly wait at
+    the paper's AWT and at AWT = 1 s (which §3.2 says collapses to conservative), with equal
+    priorities, and the cost of priorities (Table 3: +11.1% in the paper)."""
+    wait = measured(ds, "mean_wait")
+    combos = [(c, m, r) for c in wait["completion"].values for m in wait["move_up"].values
+              for r in wait["moved_up_slack"].values]
+    labels = [f"{c}\n{m}\n{r}" for c, m, r in combos]
+
+    def pick(awt: float, every: int) -> np.ndarray:
+        return np.array([float(wait.sel(completion=c, move_up=m, moved_up_slack=r, awt=awt,
+                                        priority_every=every)) for c, m, r in combos])
+
+    awt = float(wait["awt"].max())
+    equal, tiny = pick(awt, 0), pick(float(wait["awt"].min()), 0)
+    cost = pick(awt, int(wait["priority_every"].max())) / equal - 1
+    fig = Figure(figsize=(12, 7))
+    ax_w, ax_c = fig.subplots(2, 1, sharex=True)
+    _bars(ax_w, labels, [(f"AWT = {awt:g} s", equal, _COLORS["slack"], False),
+                         (f"AWT = {float(wait['awt'].min()):g} s", tiny, "tab:gray", False)],
+          "yearly average wait (s)")
+    ax_w.legend(fontsize=8)
+    ax_w.set_title("equal priorities (Table 1); conservative's wait is the collapse target", fontsize=9)
+    _bars(ax_c, labels, [("measured", cost, _COLORS["all"], False),
+                         ("paper", np.full(len(combos), 0.111), _COLORS["all"], True)],
+          "cost of priorities")
+    _percent(ax_c)
+    ax_c.legend(fontsize=8)
+    ax_c.set_title("every fifth job at UP = PP = 1: unequal / equal − 1 (Table 3)", fontsize=9)
+    ax_c.set_xlabel("completion / move_up / moved_up_slack")
+    fig.suptitle("TF99 §2 readings (slack SF = 3, AST, α = 1; KTH SP2, 128 processors)\n"
+                 + _ci_note(ds), fontsize=10)
+    fig.tight_layout()
+    return {"tf99_readings": fig}

@@ -110,6 +110,15 @@ def test_replicated_runs_get_confidence_intervals():
         12.706, rel=1e-4)
 
 
+def test_readings_figure_has_a_bar_per_reading():
+    """tf99_readings: 3 × 2 × 2 readings, two AWTs in one panel, measured and paper costs in
+    the other."""
+    ds = _dataset(completion=["compress", "remove", "tick"], move_up=["allow", "clamp"],
+                  moved_up_slack=["regained", "kept"], awt=[1.0, 2401.0], priority_every=[0, 5])
+    fig = tf99.readings(ds)["tf99_readings"]
+    assert sum(len(c) for ax in fig.axes for c in ax.containers) == 4 * 12
+
+
 def test_noise_figure_shows_every_replay():
     """tf99_noise: one grey point per replay and series, a mean with its CI per series."""
     ds = _dataset(4, policy=BOTH, priority_every=[0, 5])
