@@ -102,6 +102,14 @@ def test_table1_slack_wins_in_every_month(runs):
     assert (slack < conservative * (1 - FLOOR)).all()
 
 
+@pytest.mark.xfail(strict=True, reason="2015.2 s, 16% below the paper's 2401.44 s: the paper's "
+                   "simulator, its copy of the log (2357 jobs a month against 2373) or its event "
+                   "details differ in ways it does not print (reproduction/tf99.md)")
+def test_conservative_baseline(runs):
+    """§3.1, Table 1: conservative's yearly average wait "is 2401 seconds"."""
+    assert abs(runs["conservative"]["all"] / PAPER_CONSERVATIVE - 1) < FLOOR
+
+
 # --- Table 2 -------------------------------------------------------------------------------
 
 
