@@ -5,9 +5,9 @@ with :func:`~sweep.analysis.figures.figure`; each returns ``{name: Figure}``.
 Measured values are solid bars, the paper's printed values (:data:`PAPER`)
 hatched bars beside them. Monthly values are the ``monthly_*`` variables (each
 calendar month simulated from an empty machine), yearly values total wait /
-total jobs (TF99 §3.2; docs/model-notes.md §2). Our runs are on the archive's KTH
+total jobs (TF99 §3.2). Our runs are on the archive's KTH
 trace at 128 processors; the paper's September (85 jobs, 440.6 s) is not
-reproducible from it (docs/model-notes.md §2).
+reproducible from it (reproduction/tf99.md).
 
 Tables 2, 4 and 5 are drawn as gains over conservative backfilling
 (``1 − wait / conservative``), as the paper's text reasons ("19.25% average
