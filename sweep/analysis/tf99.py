@@ -5,9 +5,17 @@ with :func:`~sweep.analysis.figures.figure`; each returns ``{name: Figure}``.
 Measured values are solid bars, the paper's printed values (:data:`PAPER`)
 hatched bars beside them. Monthly values are the ``monthly_*`` variables (each
 calendar month simulated from an empty machine), yearly values total wait /
-total jobs (TF99 §3.2; MODEL_NOTES §2). Our runs are on the archive's KTH
+total jobs (TF99 §3.2). Our runs are on the archive's KTH
 trace at 128 processors; the paper's September (85 jobs, 440.6 s) is not
-reproducible from it (MODEL_NOTES §2).
+reproducible from it (reproduction/tf99.md).
+
+Tables 2, 4 and 5 are drawn as gains over conservative backfilling
+(``1 − wait / conservative``), as the paper's text reasons ("19.25% average
+improvement for SF=9", §3.2); the paper's gains are against its 2401.44 s.
+The presets replay the log once, which has no confidence interval: with
+``replications > 1`` and ``workload.submit_jitter > 0`` every bar gets a 95%
+CI over the perturbed replays; otherwise the caption says so and points to
+the noise floor (``tf99_noise``, :func:`noise`).
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ import numpy as np
 import xarray as xr
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 from sweep.analysis.figures import figure
 from sweep.analysis.sensitivity import sensitivity
@@ -71,6 +80,10 @@ _LABELS = {"easy": "EASY", "conservative": "conservative", "slack": "slack (prio
            "low": "unequal: Lo-Pri"}
 
 
+#: Confidence level of every error bar drawn here.
+LEVEL = 0.95
+
+
 def measured(ds: xr.Dataset, variable: str) -> xr.DataArray:
     """``ds[variable]`` averaged over replications, with every one-value dimension dropped."""
     da = ds[variable]
@@ -79,22 +92,67 @@ def measured(ds: xr.Dataset, variable: str) -> xr.DataArray:
     return da.squeeze(drop=True)
 
 
+def half_width(da: xr.DataArray) -> xr.DataArray:
+    """The 95% CI half-width of the mean over ``replication`` (Student t); 0 for one replay."""
+    if "replication" not in da.dims or da.sizes["replication"] < 2:
+        return xr.zeros_like(da.isel(replication=0, drop=True) if "replication" in da.dims else da)
+    from scipy.stats import t
+
+    n = da.sizes["replication"]
+    return (da.std("replication", ddof=1) * t.ppf(0.5 + LEVEL / 2, n - 1) / np.sqrt(n)).squeeze(drop=True)
+
+
+def gains(ds: xr.Dataset, variable: str = "mean_wait") -> xr.DataArray:
+    """``1 − ds[variable] / conservative's mean wait``, per slack point and replication.
+
+    ``ds`` has a ``policy`` axis with ``conservative`` and ``slack`` (the presets'
+    grids); conservative ignores the slack options and priorities, so its first
+    value of every other axis is its wait.
+    """
+    base = ds["mean_wait"].sel(policy="conservative")
+    for dim in base.dims:
+        if dim != "replication":
+            base = base.isel({dim: 0}, drop=True)
+    return 1 - ds[variable].sel(policy="slack") / base
+
+
+def _ci_note(ds: xr.Dataset) -> str:
+    """The caption's statement of the error bars."""
+    n = ds.sizes.get("replication", 1)
+    if n > 1:
+        return (f"error bars: {LEVEL:.0%} CI over {n} replays of the log with submit times "
+                "jittered (workload.submit_jitter)")
+    return "one replay of the log: no CI; noise floor of the gain: preset tf99_noise"
+
+
+def _paper_gain(wait: float) -> float:
+    """A printed wait as a gain over the paper's conservative yearly 2401.44 s."""
+    return 1 - wait / PAPER["table1"]["yearly"]["conservative"]
+
+
 def _paper_months(series: tuple[float, ...], months: np.ndarray) -> np.ndarray:
     """The paper's monthly values at the measured month labels (NaN for a month it does not print)."""
     by_month = dict(zip(MONTHS, series, strict=True))
     return np.array([by_month.get(str(m), np.nan) for m in months])
 
 
-def _bars(ax: Axes, groups: list[str], series: list[tuple[str, np.ndarray, str, bool]]) -> None:
-    """Grouped bars: one group per label in ``groups``; series are (label, values, color, paper?)."""
+def _bars(ax: Axes, groups: list[str], series: list[tuple], ylabel: str = "average wait (s)") -> None:
+    """Grouped bars: one group per label in ``groups``; series are
+    (label, values, color, paper?) or (label, values, color, paper?, CI half-widths)."""
     width = 0.8 / len(series)
     x = np.arange(len(groups))
-    for k, (label, values, color, paper) in enumerate(series):
+    for k, (label, values, color, paper, *err) in enumerate(series):
+        yerr = err[0] if err and np.any(np.asarray(err[0]) > 0) else None
         ax.bar(x + (k - (len(series) - 1) / 2) * width, values, width, label=label, color=color,
-               alpha=0.45 if paper else 1.0, hatch="//" if paper else None, edgecolor=color)
+               alpha=0.45 if paper else 1.0, hatch="//" if paper else None, edgecolor=color,
+               yerr=yerr, capsize=3 if yerr is not None else 0)
     ax.set_xticks(x, groups)
-    ax.set_ylabel("average wait (s)")
+    ax.set_ylabel(ylabel)
     ax.grid(axis="y", alpha=0.3)
+
+
+def _percent(ax: Axes) -> None:
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
 
 
 def _columns(equal: xr.Dataset, unequal: xr.Dataset, prefix: str = "") -> dict[str, np.ndarray]:
@@ -117,8 +175,8 @@ def table1(ds: xr.Dataset) -> dict[str, Figure]:
     monthly, yearly = measured(ds, "monthly_mean_wait"), measured(ds, "mean_wait")
     months = monthly["month"].values
     policies = [str(p) for p in monthly["policy"].values]
-    fig = Figure(figsize=(13, 4.5))
-    ax_m, ax_y = fig.subplots(1, 2, gridspec_kw={"width_ratios": [4, 1]})
+    fig = Figure(figsize=(13, 8))
+    (ax_m, ax_y), (ax_g, ax_gy) = fig.subplots(2, 2, gridspec_kw={"width_ratios": [4, 1]})
     printed = [p for p in ("conservative", "slack") if p in policies]
     _bars(ax_m, [str(m) for m in months],
           [(f"{_LABELS[p]}, measured", monthly.sel(policy=p).values, _COLORS[p], False) for p in policies]
@@ -135,8 +193,25 @@ def table1(ds: xr.Dataset) -> dict[str, Figure]:
         gain = 1 - yearly.sel(policy="slack").item() / yearly.sel(policy="conservative").item()
         paper = 1 - PAPER["table1"]["yearly"]["slack"] / PAPER["table1"]["yearly"]["conservative"]
         title += f"\nslack vs conservative: -{gain:.1%} (paper -{paper:.1%})"
+        by_month = 1 - monthly.sel(policy="slack").values / monthly.sel(policy="conservative").values
+        paper_months = 1 - (_paper_months(PAPER["table1"]["slack"], months)
+                            / _paper_months(PAPER["table1"]["conservative"], months))
+        _bars(ax_g, [str(m) for m in months],
+              [("slack's gain over conservative, measured", by_month, _COLORS["slack"], False),
+               ("paper", paper_months, _COLORS["slack"], True)], "gain over conservative")
+        ax_g.tick_params(axis="x", labelrotation=45)
+        ax_g.legend(fontsize=8)
+        ax_g.axhline(0, color="black", lw=0.8)
+        _percent(ax_g)
+        _bars(ax_gy, ["year"], [("", np.array([gain]), _COLORS["slack"], False),
+                                ("", np.array([paper]), _COLORS["slack"], True)], "gain over conservative")
+        _percent(ax_gy)
+    else:
+        ax_g.set_visible(False)
+        ax_gy.set_visible(False)
     ax_y.set_title(title, fontsize=9)
-    fig.suptitle("TF99 Table 1: KTH SP2, 128 processors, slack SF = 3, AWT = 2401 s, AST, α = 1")
+    fig.suptitle("TF99 Table 1: KTH SP2, 128 processors, slack SF = 3, AWT = 2401 s, AST, α = 1\n"
+                 + _ci_note(ds), fontsize=10)
     fig.tight_layout()
     return {"tf99_table1": fig}
 
@@ -144,17 +219,20 @@ def table1(ds: xr.Dataset) -> dict[str, Figure]:
 @figure("tf99_table2")
 def table2(ds: xr.Dataset) -> dict[str, Figure]:
     """TF99 Table 2: yearly average wait against the slack factor SF."""
-    wait = measured(ds, "mean_wait")
-    factors = wait["slack_factor"].values
-    paper = np.array([PAPER["table2"].get(float(f), np.nan) for f in factors])
-    fig = Figure(figsize=(7, 4))
+    gain = gains(ds)
+    factors = gain["slack_factor"].values
+    paper = np.array([_paper_gain(PAPER["table2"].get(float(f), np.nan)) for f in factors])
+    fig = Figure(figsize=(7, 4.5))
     ax = fig.subplots()
     _bars(ax, [f"{f:g}" for f in factors],
-          [("measured", wait.values, _COLORS["slack"], False), ("paper", paper, _COLORS["slack"], True)])
+          [("measured", measured(gain.to_dataset(name="g"), "g").values, _COLORS["slack"], False,
+            half_width(gain).values),
+           ("paper", paper, _COLORS["slack"], True)], "gain over conservative")
+    _percent(ax)
     ax.set_xlabel("slack factor SF")
     ax.legend(loc="lower right")
-    ax.set_title("TF99 Table 2: yearly average wait of slack backfilling vs SF\n"
-                 "(KTH SP2, 128 processors, AWT = 2401 s, AST, α = 1)", fontsize=10)
+    ax.set_title("TF99 Table 2: slack backfilling's gain over conservative vs SF\n"
+                 "(KTH SP2, 128 processors, AWT = 2401 s, AST, α = 1)\n" + _ci_note(ds), fontsize=9)
     fig.tight_layout()
     return {"tf99_table2": fig}
 
@@ -162,6 +240,8 @@ def table2(ds: xr.Dataset) -> dict[str, Figure]:
 @figure("tf99_table3")
 def table3(ds: xr.Dataset) -> dict[str, Figure]:
     """TF99 Table 3: equal vs differential priorities (every fifth job UP = PP = 1), by month."""
+    if "policy" in ds.dims and ds.sizes["policy"] > 1:
+        ds = ds.sel(policy="slack")
     equal, unequal = _priority_slices(ds)
     monthly, yearly = _columns(equal, unequal, "monthly_"), _columns(equal, unequal)
     months = ds["month"].values
@@ -180,7 +260,7 @@ def table3(ds: xr.Dataset) -> dict[str, Figure]:
     ax_y.set_title("yearly: total wait / total jobs", fontsize=9)
     ax_y.legend(fontsize=8)
     fig.suptitle("TF99 Table 3: equal priorities vs every fifth job at UP = PP = 1 "
-                 "(slack SF = 3, AST, α = 1; KTH SP2, 128 processors)")
+                 "(slack SF = 3, AST, α = 1; KTH SP2, 128 processors)\n" + _ci_note(ds), fontsize=10)
     fig.tight_layout()
     return {"tf99_table3": fig}
 
@@ -189,18 +269,23 @@ def table3(ds: xr.Dataset) -> dict[str, Figure]:
 def table4(ds: xr.Dataset) -> dict[str, Figure]:
     """TF99 Table 4: overall yearly average wait against the priority gap UP + PP."""
     gaps = ds["priority_gap"].values
-    paper = np.array([PAPER["table4"].get(float(g), np.nan) for g in gaps])
-    fig = Figure(figsize=(7, 4))
+    paper = np.array([_paper_gain(PAPER["table4"].get(float(g), np.nan)) for g in gaps])
+    series = []
+    for variable, row, label in (("mean_wait", "all", "all jobs"), ("mean_wait_high", "high", "Hi-Pri"),
+                                 ("mean_wait_low", "low", "Lo-Pri")):
+        gain = gains(ds, variable)
+        series.append((f"{label}, measured", measured(gain.to_dataset(name="g"), "g").values,
+                       _COLORS[row], False, half_width(gain).values))
+        if row == "all":
+            series.append(("all jobs, paper", paper, _COLORS["all"], True))
+    fig = Figure(figsize=(7, 4.5))
     ax = fig.subplots()
-    _bars(ax, [f"{g:g}" for g in gaps],
-          [("all jobs, measured", measured(ds, "mean_wait").values, _COLORS["all"], False),
-           ("all jobs, paper", paper, _COLORS["all"], True),
-           ("Hi-Pri, measured", measured(ds, "mean_wait_high").values, _COLORS["high"], False),
-           ("Lo-Pri, measured", measured(ds, "mean_wait_low").values, _COLORS["low"], False)])
-    ax.set_xlabel("priority gap UP + PP of every fifth job")
+    _bars(ax, [f"{g:g}" for g in gaps], series, "gain over conservative")
+    _percent(ax)
+    ax.set_xlabel("priority gap UP + PP of every fifth job (0: equal priorities)")
     ax.legend(fontsize=8, loc="lower center", ncol=2)
-    ax.set_title("TF99 Table 4: overall yearly average wait vs the priority gap\n"
-                 "(slack SF = 3, AST, α = 1; the paper prints the all-jobs row only)", fontsize=10)
+    ax.set_title("TF99 Table 4: gain over conservative vs the priority gap (slack SF = 3, AST, α = 1;\n"
+                 "the paper prints the all-jobs row only)\n" + _ci_note(ds), fontsize=9)
     fig.tight_layout()
     return {"tf99_table4": fig}
 
@@ -209,16 +294,21 @@ def table4(ds: xr.Dataset) -> dict[str, Figure]:
 def table5(ds: xr.Dataset) -> dict[str, Figure]:
     """TF99 Table 5: the five complexity-reduction heuristics (§2.4), four rows."""
     heuristics = [str(h) for h in ds["heuristic"].values]
-    rows = _columns(*_priority_slices(ds))
-    fig = Figure(figsize=(11, 7))
-    for ax, (row, values) in zip(fig.subplots(2, 2, sharey=True).flat, rows.items(), strict=True):
-        paper = np.array([PAPER["table5"][h][row] for h in heuristics])
+    equal, unequal = _priority_slices(ds)
+    rows = {"equal": gains(equal), "all": gains(unequal), "high": gains(unequal, "mean_wait_high"),
+            "low": gains(unequal, "mean_wait_low")}
+    fig = Figure(figsize=(11, 7.5))
+    for ax, (row, gain) in zip(fig.subplots(2, 2, sharey=True).flat, rows.items(), strict=True):
+        paper = np.array([_paper_gain(PAPER["table5"][h][row]) for h in heuristics])
         _bars(ax, [h.upper() for h in heuristics],
-              [("measured", values, _COLORS[row], False), ("paper", paper, _COLORS[row], True)])
+              [("measured", measured(gain.to_dataset(name="g"), "g").values, _COLORS[row], False,
+                half_width(gain).values),
+               ("paper", paper, _COLORS[row], True)], "gain over conservative")
+        _percent(ax)
         ax.set_title(_LABELS[row], fontsize=10)
         ax.legend(fontsize=8, loc="lower right")
-    fig.suptitle("TF99 Table 5: yearly average wait of the heuristics AST, AAT, DC, DU, DP "
-                 "(SF = 3, α = 1; KTH SP2, 128 processors)")
+    fig.suptitle("TF99 Table 5: gain over conservative of the heuristics AST, AAT, DC, DU, DP "
+                 "(SF = 3, α = 1; KTH SP2, 128 processors)\n" + _ci_note(ds), fontsize=10)
     fig.tight_layout()
     return {"tf99_table5": fig}
 
@@ -246,3 +336,72 @@ def sensitivity_indices(ds: xr.Dataset) -> dict[str, Figure]:
                  "KTH SP2, 128 processors, every fifth job UP = PP = 1", fontsize=10)
     fig.tight_layout()
     return {"tf99_sensitivity": fig}
+
+
+@figure("tf99_noise")
+def noise(ds: xr.Dataset) -> dict[str, Figure]:
+    """The noise floor (``conf/experiment/tf99_noise.yaml``): each replication's yearly
+    results on a trace with submit times jittered, and their mean with its 95% CI."""
+    equal, unequal = _priority_slices(ds)
+    series = {"conservative": equal["mean_wait"].sel(policy="conservative"),
+              "slack, equal": equal["mean_wait"].sel(policy="slack"),
+              "slack, unequal": unequal["mean_wait"].sel(policy="slack")}
+    differences = {"slack's gain over conservative": gains(equal),
+                   "cost of priorities (unequal / equal − 1)":
+                       unequal["mean_wait"].sel(policy="slack") / equal["mean_wait"].sel(policy="slack") - 1}
+    fig = Figure(figsize=(11, 4.5))
+    ax_w, ax_d = fig.subplots(1, 2)
+    for ax, values, percent in ((ax_w, series, False), (ax_d, differences, True)):
+        for k, da in enumerate(values.values()):
+            points = da.squeeze(drop=True).values.ravel()
+            ax.plot(np.full(points.size, k), points, "o", color="tab:gray", alpha=0.6, ms=4)
+            ax.errorbar(k + 0.15, points.mean(), yerr=float(half_width(da.squeeze(drop=True))), fmt="s",
+                        color="black", capsize=4)
+        ax.set_xticks(range(len(values)), list(values), fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+        if percent:
+            _percent(ax)
+    ax_w.set_ylabel("yearly average wait (s)")
+    ax_d.set_ylabel("difference")
+    fig.suptitle(f"Noise floor of the TF99 tables: {ds.sizes.get('replication', 1)} replays of KTH with "
+                 f"submit times jittered (workload.submit_jitter; grey: each replay; black: mean and "
+                 f"{LEVEL:.0%} CI)", fontsize=10)
+    fig.tight_layout()
+    return {"tf99_noise": fig}
+
+
+@figure("tf99_readings")
+def readings(ds: xr.Dataset) -> dict[str, Figure]:
+    """The readings of §2 (``conf/experiment/tf99_readings.yaml``): for each, the yearly wait at
+    the paper's AWT and at AWT = 1 s (which §3.2 says collapses to conservative), with equal
+    priorities, and the cost of priorities (Table 3: +11.1% in the paper)."""
+    wait = measured(ds, "mean_wait")
+    combos = [(c, m, r) for c in wait["completion"].values for m in wait["move_up"].values
+              for r in wait["moved_up_slack"].values]
+    labels = [f"{c}\n{m}\n{r}" for c, m, r in combos]
+
+    def pick(awt: float, every: int) -> np.ndarray:
+        return np.array([float(wait.sel(completion=c, move_up=m, moved_up_slack=r, awt=awt,
+                                        priority_every=every)) for c, m, r in combos])
+
+    awt = float(wait["awt"].max())
+    equal, tiny = pick(awt, 0), pick(float(wait["awt"].min()), 0)
+    cost = pick(awt, int(wait["priority_every"].max())) / equal - 1
+    fig = Figure(figsize=(12, 7))
+    ax_w, ax_c = fig.subplots(2, 1, sharex=True)
+    _bars(ax_w, labels, [(f"AWT = {awt:g} s", equal, _COLORS["slack"], False),
+                         (f"AWT = {float(wait['awt'].min()):g} s", tiny, "tab:gray", False)],
+          "yearly average wait (s)")
+    ax_w.legend(fontsize=8)
+    ax_w.set_title("equal priorities (Table 1); conservative's wait is the collapse target", fontsize=9)
+    _bars(ax_c, labels, [("measured", cost, _COLORS["all"], False),
+                         ("paper", np.full(len(combos), 0.111), _COLORS["all"], True)],
+          "cost of priorities")
+    _percent(ax_c)
+    ax_c.legend(fontsize=8)
+    ax_c.set_title("every fifth job at UP = PP = 1: unequal / equal − 1 (Table 3)", fontsize=9)
+    ax_c.set_xlabel("completion / move_up / moved_up_slack")
+    fig.suptitle("TF99 §2 readings (slack SF = 3, AST, α = 1; KTH SP2, 128 processors)\n"
+                 + _ci_note(ds), fontsize=10)
+    fig.tight_layout()
+    return {"tf99_readings": fig}

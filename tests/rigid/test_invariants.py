@@ -128,15 +128,22 @@ def _yearly_wait(kth, policy, processors):
     return float((schedule(jobs, policy, NoParams()) - jobs.submit).mean())
 
 
-@pytest.mark.parametrize("policy", ["easy", "conservative"])
-@pytest.mark.parametrize("processors, low, high", [(128, 1900.0, 2100.0), (100, 6700.0, 7000.0)])
-def test_yearly_wait_on_kth(kth, policy, processors, low, high):
-    """The reconstruction's expected yearly waits: about 1.9–2.1 ks at 128 processors and
-    about 6.7–7.0 ks at 100 (docs/model-notes.md §2).
+#: "About" as the noise floor of a yearly wait (tests/rigid/test_tf99_claims.py): 0.9%.
+ABOUT = 0.009
+OUTSIDE = pytest.mark.xfail(strict=True, reason="conservative at 100 processors waits 7163 s, 2.3% "
+                            "above the independent simulators' 6.7-7.0 ks; cause not established")
 
-    Measured (monthly, kill): EASY 1890 s / 6659 s, conservative 2015 s / 7163 s.
-    "About" is taken as the range widened by 5% on each side.
+
+@pytest.mark.parametrize("policy, processors, low, high", [
+    ("easy", 128, 1900.0, 2100.0), ("conservative", 128, 1900.0, 2100.0),
+    ("easy", 100, 6700.0, 7000.0), pytest.param("conservative", 100, 6700.0, 7000.0, marks=OUTSIDE)])
+def test_yearly_wait_on_kth(kth, policy, processors, low, high):
+    """Independent simple simulators on the archive trace give yearly waits of about
+    1.9–2.1 ks at 128 processors and about 6.7–7.0 ks at 100 (reproduction/tf99.md);
+    "about" is the noise floor, 0.9%. Measured (monthly, kill): EASY 1890 s / 6659 s,
+    conservative 2015 s / 7163 s. (TF99 itself prints 2401 s for conservative at 128:
+    ``test_tf99_claims.py::test_conservative_baseline``.)
     """
     wait = _yearly_wait(kth, policy, processors)
     print(f"{policy} at {processors} processors: yearly average wait {wait:.1f} s")
-    assert 0.95 * low <= wait <= 1.05 * high
+    assert low * (1 - ABOUT) <= wait <= high * (1 + ABOUT)

@@ -139,3 +139,36 @@ def test_kth_offered_load_as_logged(kth):
     rho = offered_load(jobs.submit, jobs.run, jobs.procs, 128)
     assert 0.4 < rho < 0.7
     assert offered_load(jobs.submit, jobs.run, jobs.procs, 100) == pytest.approx(rho * 1.28)
+
+
+def test_submit_jitter_moves_each_job_by_at_most_j_and_keeps_parts_and_priorities(kth):
+    """submit_jitter = 1: every job (followed by its job number) moves by −1, 0 or +1 s; each
+    month keeps its jobs and their priorities; every month stays in submit order; the same
+    generator state gives the same trace, another one a different trace."""
+    base = prepare(kth, split="month", priority_every=5)
+    jittered = prepare(kth, split="month", priority_every=5, submit_jitter=1,
+                       rng=np.random.default_rng(1))
+    again = prepare(kth, split="month", priority_every=5, submit_jitter=1,
+                    rng=np.random.default_rng(1))
+    other = prepare(kth, split="month", priority_every=5, submit_jitter=1,
+                    rng=np.random.default_rng(2))
+    np.testing.assert_array_equal(jittered.submit, again.submit)
+    assert not np.array_equal(jittered.submit, other.submit)
+    assert jittered.labels == base.labels and np.array_equal(jittered.bounds, base.bounds)
+    by_number = dict(zip(base.job_number.tolist(), zip(base.submit, base.priority, strict=True),
+                         strict=True))
+    moves = np.array([s - by_number[j][0] for j, s in zip(jittered.job_number.tolist(),
+                                                           jittered.submit, strict=True)])
+    assert set(np.unique(moves)) <= {-1.0, 0.0, 1.0} and (moves != 0).mean() > 0.5
+    assert all(by_number[j][1] == p for j, p in zip(jittered.job_number.tolist(), jittered.priority,
+                                                    strict=True))
+    for k in range(len(base.labels)):
+        s = base.part(k)
+        assert set(jittered.job_number[s]) == set(base.job_number[s])
+        assert (np.diff(jittered.submit[s]) >= 0).all()
+
+
+@pytest.mark.parametrize("value", [-1, 0.5])
+def test_bad_submit_jitter_names_itself(value):
+    with pytest.raises(ValueError, match=r"workload.submit_jitter must be a whole number of seconds"):
+        prepare(_trace(submit=[0, 1]), submit_jitter=value, rng=np.random.default_rng(0))

@@ -6,6 +6,8 @@ month simulated on its own at 128 processors, yearly = total wait / total jobs.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -74,11 +76,88 @@ def test_quota_job_delays_nobody():
         [0, 13, 23, 10]
 
 
+def _run_starts(params, jobs, processors=2, priority=None):
+    """Like :func:`_starts` for jobs (submit, procs, requested, run) that may end early."""
+    submit, procs, req, run = (np.array(c, dtype=float) for c in zip(*jobs, strict=True))
+    priority = np.zeros(len(jobs)) if priority is None else np.array(priority, dtype=float)
+    return POLICIES["slack"].hooks.schedule(submit, run, req, procs.astype(np.int64), priority,
+                                            processors, params).tolist()
+
+
+# P = 2, SF = 1, AWT = 6 s. J0 (0, 2 procs, requested 10, run 4); J1 (1, 2, 3, 3) is placed at
+# 10 (after J0's requested end); J0 ends early at 4, opening [4, 10).
+EARLY = [(0, 2, 10, 4), (1, 2, 3, 3)]
+
+
+@pytest.mark.parametrize("completion", ["compress", "remove"])
+def test_a_completion_compresses(completion):
+    """completion=compress (the default: conservative's compression) moves J1 up from 10 to its
+    earliest start, 4; so does remove (Remove() of §2.1 with the dummy job: a profit of
+    2 · 6 · ratio > 0)."""
+    assert _run_starts(SlackParams(slack_factor=1.0, awt=6.0, completion=completion), EARLY) == [0, 4]
+
+
+def test_tick_at_a_completion_replans_nothing():
+    """completion=tick (Tick() of §2.1 read literally): J1 keeps its slot at 10."""
+    assert _run_starts(SlackParams(slack_factor=1.0, awt=6.0, completion="tick"), EARLY) == [0, 10]
+
+
+def test_move_up_in_an_insertion():
+    """tick; J2 (5, 1 proc, 1 s) arrives in the hole. ts = 5: J2 at [5, 6), J1 delayed to 11 and
+    compressed to 6, t_1 = −4: cost 2·(−4)·(p1/p2 = (1/4)/(1/6))·1 = −12, price −12 < 0, the
+    price of conservative's schedule (J2 at 5, nobody moved). move_up=allow: J1 at 6. clamp: J1
+    may not start before its 10, the move is worth 0 and conservative's schedule stays."""
+    jobs = [*EARLY, (5, 1, 1, 1)]
+    params = SlackParams(slack_factor=1.0, awt=6.0, completion="tick")
+    assert _run_starts(params, jobs) == [0, 6, 5]
+    assert _run_starts(replace(params, move_up="clamp"), jobs) == [0, 10, 5]
+    # with Remove() J1 already runs from 4 to 7 when J2 arrives: J2 at 7
+    assert _run_starts(replace(params, completion="remove"), jobs) == [0, 4, 7]
+
+
+def test_moved_up_slack():
+    """tick; J2 moves J1 up from 10 to 6 at t = 5 as above (t_1 = −4), then J3 (5, 1 proc, 7 s,
+    UP + PP = 2: p = 5/6) arrives. ts = 5: J3 at [5, 12), J1 delayed and compressed to 12, a
+    delay of 6 at cost 2·6·((1/4)/(5/6))·(4.5/8.5) = 1.9, below conservative's (9 − 5)·1 = 4.
+    moved_up_slack=regained (as printed, s −= t_i): J1's slack grew to 4.5 + 4 = 8.5 >= 6, so
+    J3 goes first. kept: J1 still has 4.5 < 6 s, J3 waits for J1's end at 9."""
+    jobs = [*EARLY, (5, 1, 1, 1), (5, 1, 7, 7)]
+    params = SlackParams(slack_factor=1.0, awt=6.0, completion="tick")
+    assert _run_starts(params, jobs, priority=[0, 0, 0, 2]) == [0, 12, 5, 5]
+    assert _run_starts(replace(params, moved_up_slack="kept"), jobs, priority=[0, 0, 0, 2]) == \
+        [0, 6, 5, 9]
+
+
+def test_no_slack_is_conservative_start_for_start_on_a_kth_month(kth):
+    """The module docstring's claim: completion=compress, SF = 0, move_up=clamp and
+    moved_up_slack=kept give conservative's schedule exactly (October 1996, 2407 jobs)."""
+    jobs = prepare(kth, split="month")
+    s = jobs.part(jobs.labels.index("1996-10"))
+    columns = (jobs.submit[s], jobs.run[s], jobs.requested[s], jobs.procs[s], jobs.priority[s], 128)
+    conservative = POLICIES["conservative"].hooks.schedule(*columns, None)
+    slack = POLICIES["slack"].hooks.schedule(*columns, SlackParams(slack_factor=0.0, move_up="clamp",
+                                                                  moved_up_slack="kept"))
+    np.testing.assert_array_equal(slack, conservative)
+
+
+def test_running_awt():
+    """awt_estimate=running on JOBS (SF = 1, AWT = 6 s counting as one job): J0 starts at 0 with
+    no wait, so from t = 1 the AWT is (6 + 0)/2 = 3 s. J1 at 10: SP = min(9/6, 1) = 1, p = 1/3,
+    s0 = (2/3)·1·3 = 2 s, so J2 may not push it by 3 s (it could with AWT 6 s: 13, 10 above);
+    J2 takes conservative's 20, J3 its 23 (at 20 it would push J2, whose slack is 2 s too)."""
+    params = SlackParams(slack_factor=1.0, awt=6.0, awt_estimate="running")
+    assert _starts(params) == [0, 10, 20, 23]
+
+
 @pytest.mark.parametrize("option, value, allowed", [
     ("heuristic", "xyz", "one of ast, aat, du, dc, dp"), ("alpha_u", 2.0, "a number in [0, 1]"),
     ("alpha_f", -0.5, "a number in [0, 1]"), ("slack_factor", -1, "a number >= 0"),
     ("awt", 0, "a number of seconds > 0"), ("fairness_exponent", "both", "one of printed, alpha_f"),
-    ("zero_slack_weight", "one", "one of neutral, zero")])
+    ("zero_slack_weight", "one", "one of neutral, zero"),
+    ("completion", "end", "one of compress, remove, tick"),
+    ("moved_up_slack", "lost", "one of regained, kept"),
+    ("move_up", "no", "one of allow, clamp"), ("tie", "first", "one of moved, delayed"),
+    ("awt_estimate", "monthly", "one of fixed, running")])
 def test_bad_parameters_name_themselves(option, value, allowed):
     """One line: the option, the allowed values, the value given."""
     with pytest.raises(ValueError) as error:
@@ -92,8 +171,7 @@ def yearly(kth):
     equal = prepare(kth, split="month")
     unequal = prepare(kth, split="month", priority_every=5)
     runs = {"conservative": (equal, "conservative", None), "easy": (equal, "easy", None),
-            "prio": (unequal, "slack", SlackParams()),
-            "prio_zero": (unequal, "slack", SlackParams(zero_slack_weight="zero"))}
+            "prio": (unequal, "slack", SlackParams())}
     runs.update({h: (equal, "slack", SlackParams(heuristic=h)) for h in HEURISTICS})
     out = {}
     for name, (jobs, policy, params) in runs.items():
@@ -106,46 +184,64 @@ def yearly(kth):
     return out
 
 
-def test_slack_clearly_below_conservative(yearly):
-    """Table 1: SF = 3, α = 1, AST, AWT = 2401 s: 16.5% below conservative.
-
-    Measured: 1660.3 s vs 2015.2 s, 17.6% lower.
-    """
-    assert yearly["ast"][0] < 0.88 * yearly["conservative"][0]
+#: Noise floor of a relative difference between two yearly waits (tests/rigid/test_tf99_claims.py).
+FLOOR = 0.009
 
 
-def test_conservative_close_to_easy(yearly):
-    """§3.1: conservative's wait "is nearly the same as" EASY's. Measured: 2015.2 vs 1890.5 s."""
-    assert abs(yearly["easy"][0] / yearly["conservative"][0] - 1) < 0.10
+def test_slack_beats_conservative(yearly):
+    """Table 1 and §4: slack "significantly outperforms [...] conservative scheduling".
+    Measured: 1740.1 s against 2015.2 s, 13.7% lower."""
+    assert yearly["ast"][0] < yearly["conservative"][0] * (1 - FLOOR)
 
 
-def test_every_heuristic_beats_conservative(yearly):
-    """§3.2 and Table 5: "all heuristics improve conservative scheduling", AST best, DU worst.
+@pytest.mark.xfail(strict=True, reason="13.7% (1740.1 vs 2015.2 s; SD over jittered replays 0.3 "
+                   "points). Reading completions as Remove() gave 17.8%, but then AWT = 1 s is "
+                   "still 10% below conservative, against §3.2; the baselines differ by 16% "
+                   "(2015 vs 2401 s)")
+def test_table1_gain_is_16_5_percent(yearly):
+    """Table 1, §3.2: "an average reduction of 16.5% in wait time over conservative scheduling",
+    within the noise floor."""
+    assert abs(1 - yearly["ast"][0] / yearly["conservative"][0] - 0.165) < FLOOR
 
-    Paper (improvement over conservative): AST 16.5%, AAT 13%, DP 11.7%, DC 9.2%,
-    DU 8.1%. Measured (yearly wait, s): AST 1660.3, DP 1665.3, AAT 1665.6,
-    DC 1681.1, DU 1755.1 (17.6%, 17.4%, 17.3%, 16.6%, 12.9%): the same ends, a
-    smaller spread between AST, AAT and DP.
-    """
+
+@pytest.mark.xfail(strict=True, reason="8.0% below EASY (1740.1 vs 1890.5 s): EASY is itself "
+                   "6.2% below conservative here")
+def test_abstract_about_15_percent_below_easy(yearly):
+    """Abstract: "the priority scheduler reduces the average wait time by about 15% relative to
+    EASY in an equal priorities scenario" (about: ±2.5 points)."""
+    assert abs(1 - yearly["ast"][0] / yearly["easy"][0] - 0.15) < 0.025
+
+
+@pytest.mark.xfail(strict=True, reason="EASY is 6.2% below conservative (1890.5 vs 2015.2 s), "
+                   "7 times the noise floor; by month from 19.5% below to 9.0% above")
+def test_conservative_almost_identical_to_easy(yearly):
+    """§3.1–3.2: conservative "has almost identical performance compared to that of the EASY
+    scheduler": equal within the noise floor."""
+    assert abs(yearly["easy"][0] / yearly["conservative"][0] - 1) < FLOOR
+
+
+def test_every_heuristic_beats_conservative_and_ast_is_best(yearly):
+    """§3.2: "Notably all heuristics improve conservative scheduling"; AST "is the one that gives
+    the best performance". Measured (s): AST 1740.1, DP 1768.3, AAT 1769.4, DU 1772.8, DC 1780.0
+    (13.7, 12.3, 12.2, 12.0, 11.7% below conservative; the paper 16.5, 11.7, 13, 8.1, 9.2%)."""
     waits = {h: yearly[h][0] for h in HEURISTICS}
-    assert max(waits.values()) < 0.95 * yearly["conservative"][0]
-    assert min(waits, key=waits.get) == "ast" and max(waits, key=waits.get) == "du"
+    assert max(waits.values()) < yearly["conservative"][0] * (1 - FLOOR)
+    assert all(waits["ast"] < w * (1 - FLOOR) for h, w in waits.items() if h != "ast")
 
 
-def test_high_priority_waits_less(yearly):
-    """Table 3: every fifth job UP = PP = 1: high 1955.3 s, low 2294 s, all 2226.2 s
-    (11.1% above equal priorities, still below conservative).
-
-    Measured: high 1548.7 s, low 1732.7 s, all 1695.9 s (2.1% above equal priorities).
-    """
+def test_table3_priorities_favour_the_preferred_jobs(yearly):
+    """Table 3, §3.3: every fifth job at UP = PP = 1 waits less than the others, and less than
+    with equal priorities ("decreased the average wait time of the preferred jobs by 2.5%").
+    Measured: Hi-Pri 1679.2 s (−3.5%), Lo-Pri 1864.8 s, equal priorities 1740.1 s."""
     total, high, low = yearly["prio"]
-    assert high < 0.95 * low
-    assert yearly["ast"][0] < total < yearly["conservative"][0]
+    assert high < low * (1 - FLOOR)
+    assert high < yearly["ast"][0] * (1 - FLOOR)
 
 
-def test_literal_zero_slack_weight_inverts_priorities(yearly):
-    """The reading ``0/max(s, 1) = 0`` for jobs with s0 = 0 (slack.py docstring) is not
-    the paper's: high-priority jobs then wait longer (measured 1740.9 vs 1717.8 s).
-    """
-    _, high, low = yearly["prio_zero"]
-    assert high > low
+@pytest.mark.xfail(strict=True, reason="Lo-Pri +7.2% (1864.8 vs 1740.1 s); the paper's own "
+                   "columns give +14.4% (2294.0 vs 2004.46 s), its text 3.9%")
+def test_table3_other_jobs_wait_3_9_percent_longer(yearly):
+    """§3.3: the priority change "increased the wait time of the other jobs by 3.9%"."""
+    _, _, low = yearly["prio"]
+    assert abs(low / yearly["ast"][0] - 1 - 0.039) < FLOOR
+

@@ -359,6 +359,26 @@ def earliest_fit(times, free, m, n, duration):
 
 
 @njit(cache=True)
+def earliest_fit_from(times, free, m, n, duration, lo):
+    """The earliest time ``>= lo`` (``lo`` >= the profile's start) from which ``n`` processors
+    stay free for ``duration``: :func:`earliest_fit` with a lower bound."""
+    k = np.searchsorted(times[:m], lo, side="right") - 1
+    s = lo
+    while True:
+        while free[k] < n:
+            k += 1
+            s = times[k]
+        e = s + duration
+        j = k + 1
+        while j < m and times[j] < e and free[j] >= n:
+            j += 1
+        if j == m or times[j] >= e:
+            return s
+        k = j + 1
+        s = times[k]
+
+
+@njit(cache=True)
 def fits_at(times, free, m, s, n, duration):
     """Whether ``n`` processors stay free over ``[s, s + duration)`` (``s`` >= the start)."""
     k = np.searchsorted(times[:m], s, side="right") - 1

@@ -22,3 +22,4 @@ class SwfWorkload:
     priority_gap: float = 2.0
     quota_every: int = 0
     rescale_load: bool = False
+    submit_jitter: int = 0

@@ -17,7 +17,7 @@ slack ``s = s0 = (1 − p)·SF·AWT`` (§2.2). Candidates, cheapest wins:
   delayed job in turn, in the heuristic's order, moves to its earliest
   feasible start with every other job where it is then. A job therefore ends
   up at most ``j.t`` later than before (its delayed slot stays free), possibly
-  earlier. Orders (§2.4): ``ast`` ascending scheduled time (before the delay),
+  earlier (``move_up``, below). Orders (§2.4): ``ast`` ascending scheduled time (before the delay),
   ``aat`` ascending arrival, ``du`` descending n·t, ``dc`` descending cost of a
   1 s delay, ``dp`` descending priority; ties by arrival for every heuristic.
 
@@ -27,13 +27,53 @@ Price (§2.1, §2.3)::
 
 infinite if some ``t_i > s_i``; ``e = α_p·α_f`` as printed (``fairness_exponent=
 "printed"``) or ``α_f`` (``"alpha_f"``, another reading of the printed
-formula). Equal prices go to the schedule that delays fewer jobs, then to
-the earliest ``ts``. Moved jobs'
-slacks change by ``s_i −= t_i`` (a job moved up gains slack: its deadline
-``te + s`` is fixed). Then SP = min((te − NOW)/(2·AWT), 1) once, and p, s0 and
+formula). Equal prices go to the schedule that moves fewer jobs (``tie``),
+then to the earliest ``ts``. Moved jobs' slacks change by ``s_i −= t_i``
+(``moved_up_slack``). Then SP = min((te − NOW)/(2·AWT), 1) once, and p, s0 and
 s are recomputed from it (s = s0: j has used none).
 
-Resolved ambiguities (documented departures and readings):
+Readings of §2 that are options (issue 14; each default is the reading the
+paper's text supports, not the one that fits its tables best; the fit of each
+is measured in reproduction/tf99.md):
+
+- ``completion``: what happens when a job ends before its requested time.
+  §2.1 lists three events: "insert a new job, remove a *waiting* job, or
+  start or end jobs when reaching the end of a time slot", the last being
+  Tick(), "the same as in EASY and conservative backfilling: simply kill
+  jobs that were supposed to terminate but didn't, and start executing jobs
+  whose scheduled execution time is now". ``compress`` (default): Tick() as
+  in conservative backfilling, whose schedule is compressed when a job ends
+  early (Mu'alem & Feitelson 2001; :mod:`~sweep.families.rigid._passes`):
+  every waiting job in submit order to its earliest feasible start, slacks
+  untouched (§2.1 adjusts slacks in insert and Remove only). A conservative
+  scheduler that never compresses waits 5456 s a year on KTH against the
+  paper's 2401 s, so the paper's conservative compressed. ``tick``: Tick()
+  read word for word, nothing is re-planned; holes are filled only by later
+  insertions. ``remove``: an early end read as Remove(j), "remove the job,
+  and insert a dummy timeless job" (n = 0, t = 0, priority ratio 1): the
+  cheapest schedule over every ``ts``, for a profit (the behaviour before
+  issue 14). With ``compress``, SF = 0, ``move_up=clamp`` and
+  ``moved_up_slack=kept`` the schedule is conservative's, start for start.
+- ``move_up``: a delayed job compressed to before its old start. ``allow``
+  (default; §2.1: "Cost will be negative if t_i is negative (i.e. if the job
+  is being moved up rather than being delayed)"), or ``clamp``: no earlier
+  than its old start in an insertion (t_i ≥ 0); the dummy job of Remove()
+  still compresses.
+- ``moved_up_slack``: §2.1 "for all i = 1..k, j_i.s = j_i.s − t_i" with a
+  negative t_i makes a moved-up job's slack grow, its deadline ``te + s``
+  fixed: ``regained`` (default, as printed). ``kept``: only delays use slack,
+  ``s −= max(t_i, 0)``.
+- ``tie``: §2.3 "when two schedules are equally priced, we'll choose the
+  schedule with the least number of moved jobs": ``moved`` counts jobs moved
+  either way (default); ``delayed`` only delayed ones (before issue 14).
+- ``zero_slack_weight``: the 0/0 below.
+- ``awt_estimate``: ``fixed`` (§3.2: "The average wait time used for all
+  months was the same — the yearly average") or ``running``, §3.2's "running
+  average method to update the AWT dynamically", reconstructed (the paper
+  gives no formula): the mean wait of the jobs started so far in the run,
+  ``awt`` counting as the first of them.
+
+Other resolved ambiguities (documented departures and readings):
 
 - Re-placement is compression of the delayed schedule (the quote above), not
   a fresh re-placement of the delayed jobs from an empty tail. A fresh
@@ -49,12 +89,10 @@ Resolved ambiguities (documented departures and readings):
   2·AWT) makes the fairness term 0/0. Read as 1 (``zero_slack_weight=
   "neutral"``, the default): a job that never had slack has used none of it,
   the limit of ``s0/s`` along ``s = s0``. The literal ``0/max(s, 1)`` = 0
-  (``"zero"``) makes such jobs free to move and worthless to move up; on KTH
-  with every fifth job at UP = PP = 1 it makes high-priority jobs wait longer
-  than low-priority ones, against §3.3 and Table 3.
-- Remove(j) (§2.1): at a timestamp with completions the completed jobs leave
-  the profile and the "dummy timeless job" is inserted (n = 0, t = 0, priority
-  ratio 1): the same search compresses the schedule for a profit.
+  (``"zero"``) makes such jobs free to move and worthless to move up. On KTH
+  with every fifth job at UP = PP = 1 it changes the yearly wait by 0.7%
+  (1840.7 against 1827.7 s); with ``completion=remove`` it made high-priority
+  jobs wait longer than the others (1774.7 against 1716.1 s).
 - Quota (§2.2): PP = −∞ (``priority = -inf``, see ``workload.quota_every``
   in :mod:`~sweep.families.rigid.jobs`) gives p = −∞ and s0 = ∞. Such a job
   costs nothing to move, and when it is inserted no candidate may delay
@@ -83,6 +121,12 @@ HEURISTICS = ("ast", "aat", "du", "dc", "dp")
 AST, AAT, DU, DC, DP = range(len(HEURISTICS))
 FAIRNESS = ("printed", "alpha_f")
 ZERO_SLACK = ("neutral", "zero")
+COMPLETION = ("compress", "remove", "tick")
+COMPRESS, REMOVE, TICK = range(len(COMPLETION))
+MOVE_UP = ("allow", "clamp")
+TIE = ("moved", "delayed")
+AWT_ESTIMATE = ("fixed", "running")
+MOVED_UP_SLACK = ("regained", "kept")
 
 
 def _alpha(doc: str) -> float:
@@ -106,6 +150,23 @@ class SlackParams:
                                    doc="printed: e = α_p·α_f as printed (§2.3); alpha_f: e = α_f")
     zero_slack_weight: str = param("neutral", choices=ZERO_SLACK,
                                    doc="s0/s of a job with s0 = 0: neutral 1, or the literal 0")
+    completion: str = param("compress", choices=COMPLETION,
+                            doc="at a completion: remove = Remove() of §2.1, the cheapest schedule "
+                                "(a profit); compress = conservative backfilling's compression "
+                                "(Tick() 'the same as in conservative backfilling'); tick = Tick() "
+                                "read literally, re-plan nothing")
+    move_up: str = param("allow", choices=MOVE_UP,
+                         doc="a delayed job compressed earlier than its old start: allow (a negative "
+                             "t_i, negative cost, §2.1) or clamp at the old start (t_i >= 0)")
+    tie: str = param("moved", choices=TIE,
+                     doc="equal prices: fewest jobs moved either way (moved, §2.3) or fewest delayed")
+    moved_up_slack: str = param("regained", choices=MOVED_UP_SLACK,
+                                doc="a job moved up by |t_i|: regained = s −= t_i as printed (§2.1), "
+                                    "its slack grows; kept = only delays use slack, s −= max(t_i, 0)")
+    awt_estimate: str = param("fixed", choices=AWT_ESTIMATE,
+                              doc="fixed: awt throughout (§3.2); running: the mean wait of the jobs "
+                                  "started so far, awt counting as one (§3.2's running average, "
+                                  "reconstructed)")
 
 
 class Weights(NamedTuple):
@@ -141,6 +202,11 @@ class Slack(NamedTuple):
     slack_factor: float
     awt: float
     heuristic: int
+    completion: int
+    clamp: bool
+    tie_moved: bool
+    regain: bool
+    running_awt: np.ndarray
 
 
 def slack_aux(jobs: Columns, params: SlackParams) -> Slack:
@@ -154,7 +220,9 @@ def slack_aux(jobs: Columns, params: SlackParams) -> Slack:
                       float(params.alpha_p * params.alpha_f if printed else params.alpha_f),
                       1.0 if params.zero_slack_weight == "neutral" else 0.0)
     return Slack(plan, weights, float(params.slack_factor), float(params.awt),
-                 HEURISTICS.index(params.heuristic))
+                 HEURISTICS.index(params.heuristic), COMPLETION.index(params.completion),
+                 params.move_up == "clamp", params.tie == "moved", params.moved_up_slack == "regained",
+                 np.array([0.0, 0.0 if params.awt_estimate == "fixed" else 1.0]))
 
 
 @njit(cache=True)
@@ -226,7 +294,7 @@ def _shifted(ts, d_j, n_j, w, nw, m0, times, free, t2, f2, te, req, procs):
 
 @njit(cache=True, _nrt=True)
 def _insert(j, t, w, nw, m0, times, free, t2, f2, te, new_te, best_te, req, procs, p, s0, s,
-            weights, heuristic):
+            weights, heuristic, clamp, tie_moved, regain):
     """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring).
 
     The one function of the pass that allocates (its candidate orders and time
@@ -239,12 +307,13 @@ def _insert(j, t, w, nw, m0, times, free, t2, f2, te, new_te, best_te, req, proc
     d_j = req[j] if j >= 0 else 0.0
     p_new = p[j] if j >= 0 else np.nan
     quota = j >= 0 and s0[j] == np.inf
+    clamp = clamp and j >= 0  # the dummy job of Remove() compresses: its move-ups are the profit
     order = _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic)
     # conservative's schedule: j at its earliest fit, nobody moved (§2.1: always finite)
     m = _shifted(np.inf, d_j, 0, w, nw, m0, times, free, t2, f2, te, req, procs)
     best_ts = _core.earliest_fit(t2, f2, m, n_j, d_j)
     best = (best_ts - t) ** weights.alpha_t * n_j ** weights.alpha_u if j >= 0 else 0.0
-    best_delayed = 0
+    best_moved = 0
     for k in range(nw):
         best_te[w[k]] = te[w[k]]
     slots = np.empty(m0 + 2 * nw)
@@ -257,58 +326,98 @@ def _insert(j, t, w, nw, m0, times, free, t2, f2, te, new_te, best_te, req, proc
         if m < 0:
             continue
         price = (ts - t) ** weights.alpha_t * n_j ** weights.alpha_u if j >= 0 else 0.0
-        delayed = 0
+        moved = 0
         for i in order:  # compress the delayed jobs in the heuristic's order
             new_te[i] = te[i]
             if te[i] < ts:
                 continue
             m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], procs[i])
-            new_te[i] = _core.earliest_fit(t2, f2, m, procs[i], req[i])
+            if clamp:
+                new_te[i] = _core.earliest_fit_from(t2, f2, m, procs[i], req[i], te[i])
+            else:
+                new_te[i] = _core.earliest_fit(t2, f2, m, procs[i], req[i])
             m = _core.add_interval(t2, f2, m, new_te[i], new_te[i] + req[i], -procs[i])
             delay = new_te[i] - te[i]
             if delay > s[i] or (quota and delay > 0):
                 price = np.inf
                 break
-            delayed += delay > 0
+            moved += delay > 0 or (tie_moved and delay < 0)
             price += _cost(i, delay, p_new, procs, p, s0, s, weights)
-        if price < best or (price == best and delayed < best_delayed):
-            best, best_delayed, best_ts = price, delayed, ts
+        if price < best or (price == best and moved < best_moved):
+            best, best_moved, best_ts = price, moved, ts
             for i in order:
                 best_te[i] = new_te[i]
     for k in range(nw):
         i = w[k]
-        s[i] -= best_te[i] - te[i]
+        s[i] -= best_te[i] - te[i] if regain else max(best_te[i] - te[i], 0.0)
         te[i] = best_te[i]
     if j >= 0:
         te[j] = best_ts
 
 
+@njit(cache=True)
+def _compress(w, nw, m0, times, free, t2, f2, te, req, procs):
+    """Conservative backfilling's compression (:mod:`~sweep.families.rigid._passes`): every
+    waiting job in submit order to its earliest feasible start, never later than before.
+    Slacks are left as they are: §2.1 adjusts them in insert and Remove only."""
+    for k in range(m0):
+        t2[k], f2[k] = times[k], free[k]
+    m = m0
+    for k in range(nw):
+        i = w[k]
+        m = _core.add_interval(t2, f2, m, te[i], te[i] + req[i], -procs[i])
+    for k in range(nw):
+        i = w[k]
+        if te[i] == times[0]:
+            continue  # cannot move earlier
+        m = _core.add_interval(t2, f2, m, te[i], te[i] + req[i], procs[i])
+        start = _core.earliest_fit(t2, f2, m, procs[i], req[i])
+        m = _core.add_interval(t2, f2, m, start, start + req[i], -procs[i])
+        te[i] = start
+
+
 @njit(cache=True, inline="always")
 def slack_pass(t, done, new, jobs, state, aux, order):
     """The slack pass (module docstring); ``order`` is submit order."""
-    return _slack(t, done, new, jobs, state, aux.plan, aux.weights, aux.slack_factor, aux.awt,
-                  aux.heuristic)
+    return _slack(t, aux.completion if done else TICK, new, jobs, state, aux.plan, aux.weights,
+                  aux.slack_factor, aux.awt, aux.heuristic, aux.clamp, aux.tie_moved, aux.regain,
+                  aux.running_awt)
 
 
 @njit(cache=True)
-def _slack(t, done, new, jobs, state, plan, weights, sf, awt, heuristic):
-    """Re-plan for the completions and insert the arrivals at ``t``; start the jobs due now."""
+def _slack(t, completion, new, jobs, state, plan, weights, sf, awt, heuristic, clamp, tie_moved, regain,
+           running_awt):
+    """Re-plan for the completions (``completion``: REMOVE, COMPRESS or TICK, which re-plans
+    nothing) and insert the arrivals at ``t``; start the jobs due now.
+
+    ``running_awt`` is (total wait, jobs) of the jobs started so far, ``jobs = 0`` for a fixed AWT;
+    a running AWT is ``(awt + total wait) / jobs``, ``awt`` counting as the first job.
+    """
+    if running_awt[1] > 0:
+        awt = (awt + running_awt[0]) / running_awt[1]
     te, new_te, best_te, p, s0, s, t2, f2 = plan
     queue, times, free = state.queue, state.times, state.free
     req, procs, base = jobs.requested, jobs.procs, jobs.priority
     nq = state.counts[0].waiting
     m0 = _core.running_profile(t, jobs, state)
-    if done:
+    if completion == COMPRESS:
+        _compress(queue, nq - new, m0, times, free, t2, f2, te, req, procs)
+    elif completion == REMOVE:
         _insert(-1, t, queue, nq - new, m0, times, free, t2, f2, te, new_te, best_te,
-                req, procs, p, s0, s, weights, heuristic)
+                req, procs, p, s0, s, weights, heuristic, clamp, tie_moved, regain)
     for k in range(nq - new, nq):
         j = queue[k]
         p[j], s0[j] = _priority_slack(base[j], 0.5, sf, awt)
         s[j] = s0[j]
         _insert(j, t, queue, k, m0, times, free, t2, f2, te, new_te, best_te,
-                req, procs, p, s0, s, weights, heuristic)
+                req, procs, p, s0, s, weights, heuristic, clamp, tie_moved, regain)
         p[j], s0[j] = _priority_slack(base[j], min((te[j] - t) / (2.0 * awt), 1.0), sf, awt)
         s[j] = s0[j]  # SP recomputed once
+    if running_awt[1] > 0:
+        for k in range(nq):
+            if te[queue[k]] == t:
+                running_awt[0] += t - jobs.submit[queue[k]]
+                running_awt[1] += 1.0
     return _core.start_reserved(t, te, jobs, state)
 
 

@@ -28,6 +28,13 @@ A trace becomes plain arrays, one entry per job, in submit order:
     docs/model-notes.md §2). Which jobs are over quota is a made-up rule (the paper
     ran no quota experiment), and a quota job overrides a priority one.
 
+``submit_jitter = J > 0`` perturbs the trace: every submit time moves by a
+whole number of seconds drawn uniformly from ``[−J, J]`` with ``rng`` (times
+below 0 become 0), and each part is re-sorted by the new times (ties in the
+old order). Each job keeps its part and its priority, so the perturbation
+changes nothing but the arrival times: the spread of a result over seeds is
+the noise floor of a trace result (sweep's addition, not in TF99).
+
 Drop rule (docs/model-notes.md §2), each drop counted by reason in ``RigidJobs.dropped``:
 ``no_processors`` (neither field 8 nor field 5 positive), ``too_many_processors``
 (more than the simulated machine), ``unknown_runtime`` (field 4 < 0),
@@ -104,13 +111,14 @@ class RigidJobs:
 def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
             split: str = "none", priority_every: int = 0,
             priority_gap: float = 2.0, quota_every: int = 0,
-            load: float | None = None) -> RigidJobs:
+            load: float | None = None, submit_jitter: int = 0,
+            rng: np.random.Generator | None = None) -> RigidJobs:
     """Turn an SWF trace into simulation-ready rigid jobs (docs/model-notes.md §2).
 
     ``processors`` is the simulated machine (the paper used 128 for KTH, whose
     real machine had 100); ``overrun``, ``split``, ``priority_every``,
-    ``priority_gap``, ``quota_every`` and ``load`` as in the module docstring. Raises ``ValueError`` naming
-    the bad option.
+    ``priority_gap``, ``quota_every``, ``load`` and ``submit_jitter`` (drawn with
+    ``rng``) as in the module docstring. Raises ``ValueError`` naming the bad option.
     """
     if processors < 1:
         raise ValueError(f"system.processors must be a positive integer, got {processors}")
@@ -123,6 +131,11 @@ def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
     for name, every in (("priority_every", priority_every), ("quota_every", quota_every)):
         if every < 0:
             raise ValueError(f"workload.{name} must be >= 0, got {every}")
+    if submit_jitter < 0 or submit_jitter != int(submit_jitter):
+        raise ValueError(f"workload.submit_jitter must be a whole number of seconds >= 0, "
+                         f"got {submit_jitter!r}")
+    if submit_jitter and rng is None:
+        raise ValueError("workload.submit_jitter needs a random generator (rng)")
 
     procs = np.asarray(trace.requested_procs, dtype=np.int64)
     allocated = np.asarray(trace.allocated_procs, dtype=np.int64)
@@ -177,8 +190,16 @@ def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
             for a, b in zip(bounds[:-1], bounds[1:], strict=True):
                 priority[a + every - 1:b:every] = value
 
+    job_number = np.asarray(trace.job_number, dtype=np.int64)[order]
+    if submit_jitter:
+        submit = np.maximum(submit + rng.integers(-submit_jitter, submit_jitter + 1, submit.size), 0.0)
+        moved = np.concatenate([a + np.argsort(submit[a:b], kind="stable")
+                                for a, b in zip(bounds[:-1], bounds[1:], strict=True)])
+        submit, run, req, procs = submit[moved], run[moved], req[moved], procs[moved]
+        priority, job_number = priority[moved], job_number[moved]
+
     return RigidJobs(
-        job_number=np.asarray(trace.job_number, dtype=np.int64)[order], submit=submit,
+        job_number=job_number, submit=submit,
         run=run, requested=req, procs=procs, priority=priority, labels=labels,
         bounds=bounds, processors=int(processors), dropped=dropped, adjusted=adjusted)
 

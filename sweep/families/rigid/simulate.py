@@ -4,12 +4,14 @@
 ``path`` (relative paths are tried against the working directory, then the
 repository root), ``split`` (``none`` | ``month``), ``overrun`` (``kill`` |
 ``extend``), ``priority_every``, ``priority_gap``, ``quota_every``,
-``rescale_load`` — see
+``rescale_load``, ``submit_jitter`` — see
 :mod:`sweep.families.rigid.jobs`. ``point.system.processors`` is the machine
 size (128 as in the paper). ``point.policy`` names a registered policy and
 carries its parameters.
 
-Trace runs are deterministic: ``rng`` is not used. ``point.load`` is used
+Trace runs are deterministic: ``rng`` is used only to perturb the submit
+times (``workload.submit_jitter > 0``), the same draw for every policy of a
+replication. ``point.load`` is used
 only with ``workload.rescale_load: true`` (``conf/workload/kth_scaled.yaml``):
 each part's inter-arrival times are scaled to that offered load
 (:func:`~sweep.families.rigid.jobs.prepare`); otherwise the trace's own
@@ -67,8 +69,12 @@ VARIABLES: tuple[Variable, ...] = (
 )
 
 
-def load_jobs(point: Point) -> RigidJobs:
-    """The point's jobs; ``ValueError`` naming the option for any bad input."""
+def load_jobs(point: Point, rng: np.random.Generator | None = None) -> RigidJobs:
+    """The point's jobs; ``ValueError`` naming the option for any bad input.
+
+    ``rng`` draws ``workload.submit_jitter``; without it (validation, month labels,
+    which the jitter does not change) a fixed stream is used.
+    """
     workload = point.workload
     if workload.get("kind") != "swf":
         raise ValueError(f"workload.kind must be swf for the rigid policies, "
@@ -90,7 +96,14 @@ def load_jobs(point: Point) -> RigidJobs:
                    priority_every=int(workload.get("priority_every", 0)),
                    priority_gap=float(workload.get("priority_gap", 2.0)),
                    quota_every=int(workload.get("quota_every", 0)),
-                   load=float(point.load) if workload.get("rescale_load", False) else None)
+                   load=float(point.load) if workload.get("rescale_load", False) else None,
+                   submit_jitter=_whole(workload.get("submit_jitter", 0)),
+                   rng=np.random.default_rng(0) if rng is None else rng)
+
+
+def _whole(value: Any) -> int | float:
+    """An integral value as int; anything else as is, for :func:`prepare` to reject by name."""
+    return int(value) if float(value).is_integer() else value
 
 
 def validate(point: Point) -> None:
@@ -159,8 +172,8 @@ def summarize(jobs: RigidJobs, start: np.ndarray) -> dict[str, Any]:
 
 
 def simulate(point: Point, rng: np.random.Generator) -> Result:
-    """One deterministic trace run of ``point`` (``rng`` unused; module docstring)."""
-    jobs = load_jobs(point)
+    """One trace run of ``point`` (``rng``: the submit-time jitter only; module docstring)."""
+    jobs = load_jobs(point, rng)
     params = load_families()["rigid"].params(point)
     start = schedule(jobs, point.policy["name"], params)
     recorded = None
