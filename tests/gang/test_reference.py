@@ -3,7 +3,8 @@
 Small random machines (1–6 PEs, 1–4 ticks per slice) and workloads of every
 class, random and deterministic bursts, every registered policy with each of
 its examples: the whole trace diagram, every job's start and end, and the
-idle, empty-slot and busy PE-tick counts must be equal.
+idle, empty-slot and busy PE-tick counts, the idle slots and the task-slices
+must be equal.
 """
 
 from __future__ import annotations
@@ -56,4 +57,5 @@ def test_small_random_cases_match_the_naive_reference(policy, example):
         np.testing.assert_array_equal(got.jobs.start, want["start"], err_msg=label)
         np.testing.assert_array_equal(got.jobs.end, want["end"], err_msg=label)
         assert tuple(got.out[-1]) == (want["idle"], want["empty"], want["busy"], want["held"],
-                                      want["held_idle"]), label
+                                      want["held_idle"], want["idle_slots"],
+                                      want["task_slices"]), label

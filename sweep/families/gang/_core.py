@@ -50,6 +50,7 @@ import numba
 import numpy as np
 
 from sweep.families._numba import NO_REFCOUNT
+from sweep.families.gang._column import append, reorder
 
 # Task states.
 READY, IO, BARRIER, DONE = 0, 1, 2, 3
@@ -68,8 +69,8 @@ FUZZY, ISPAN = 0, 1
 #: averaged over its last ISPAN_CYCLES slots, is below ISPAN_THRESHOLD.
 ISPAN_CYCLES, ISPAN_THRESHOLD = 5, 0.5
 # ``out`` columns, one row per report time.
-O_IDLE, O_EMPTY, O_BUSY, O_HELD, O_HELD_IDLE = range(5)
-N_OUT = 5
+O_IDLE, O_EMPTY, O_BUSY, O_HELD, O_HELD_IDLE, O_IDLE_SLOTS, O_TASK_SLICES = range(7)
+N_OUT = 7
 # ``ist``: integer results.
 S_STATUS, S_SLICES, S_REBUILDS = range(3)
 RUNNING, OVER_CAP = 0, 1
@@ -87,15 +88,21 @@ def new_tasks(job: np.ndarray, left: np.ndarray, seg: np.ndarray) -> Tasks:
                  state=np.zeros(count, np.int64), gen=np.zeros(count, np.int64),
                  draws=np.ones(count, np.int64), lam_io=np.zeros(count), lam_comp=np.ones(count),
                  util=np.ones(count))
-Machine = namedtuple("Machine", "mat free run rr skip seen obs ist")
+Machine = namedtuple("Machine", "mat free run rr skip seen obs ist order key at size")
 
 
 def new_machine(processors: int, rows: int) -> Machine:
-    """An empty machine of ``processors`` PEs with room for ``rows`` matrix rows."""
+    """An empty machine of ``processors`` PEs with room for ``rows`` matrix rows.
+
+    ``order``, ``key``, ``at``, ``size``: each PE's column in its local
+    scheduler's order (:mod:`~sweep.families.gang._column`).
+    """
     return Machine(mat=np.full((rows, processors), -1, np.int64), free=np.zeros(rows, np.int64),
                    run=np.full(processors, -1, np.int64), rr=np.zeros(processors, np.int64),
                    skip=np.zeros(processors, np.int64), seen=np.zeros(processors, np.int64),
-                   obs=np.zeros((processors, 3), np.int64), ist=np.zeros(3, np.int64))
+                   obs=np.zeros((processors, 4), np.int64), ist=np.zeros(3, np.int64),
+                   order=np.zeros((processors, rows), np.int64), key=np.zeros((processors, rows)),
+                   at=np.full((rows, processors), -1, np.int64), size=np.zeros(processors, np.int64))
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
@@ -260,13 +267,34 @@ def _grade(x, obs, p, tasks, fpar, ticks):
         tasks.util[x] = tasks.util[x] + (u - tasks.util[x]) / ISPAN_CYCLES
 
 
+@numba.njit(cache=True, **NO_REFCOUNT)
+def _index_columns(rows, tasks, mach, fpar, ipar):
+    """Each PE's column of the new matrix in its local scheduler's order (``_column``), done tasks out."""
+    mat = mach.mat
+    for p in range(mat.shape[1]):
+        n = 0
+        for r in range(rows):
+            mach.at[r, p] = -1
+            x = mat[r, p]
+            if x >= 0 and tasks.state[x] != DONE:
+                append(p, n, r, local_priority(x, tasks, fpar, ipar), mach)
+                n += 1
+        mach.size[p] = n
+
+
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)
-def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active, local):
+def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active, local,
+                  indexed):
     """Run from tick 0 to ``report[-1]`` (a whole number of slices); ``local`` is the hook.
+
+    ``indexed``: keep each PE's column in its local scheduler's order
+    (``mach.order``, ``_column``) for ``local`` to read; Gang needs none.
 
     ``report``: ticks (multiples of ``K``) at which the cumulative idle PE-ticks,
     empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix holds a job
-    and idle PE-ticks among those are written to ``out`` (``O_*``). ``rec``
+    and idle PE-ticks among those, slots (PE × slice) in which the PE ran no
+    task at all and task-slices (tasks in the matrix, summed over slices) are
+    written to ``out`` (``O_*``). ``rec``
     (ticks × PEs) receives the task run in each of ``rec.shape[0]`` ticks from
     slice ``ipar[I_TRACE_FROM]`` on (−1: idle), ``owner`` (slices × PEs) the
     slot's task of the same slices. ``active`` is work space for the ids of the jobs present.
@@ -283,6 +311,8 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
     s_from = ipar[I_TRACE_FROM]  # first slice recorded
     t_from = s_from * K
     rows = 0
+    assigned = 0  # tasks in the matrix (one slot each)
+    idle_slots, task_slices = 0, 0
     cur = 0
     nxt = 0
     count = 0
@@ -308,6 +338,11 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                     status = OVER_CAP
                     break
                 rows = _pack(active, count, jobs, mach, packing)
+                assigned = 0
+                for a in range(count):
+                    assigned += jobs.width[active[a]]
+                if indexed:
+                    _index_columns(rows, tasks, mach, fpar, ipar)
                 rebuilds += 1
                 changed = False
         row = cur
@@ -318,6 +353,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
             obs[p, 0] = 0
             obs[p, 1] = 0
             obs[p, 2] = 0
+            obs[p, 3] = 0
             if 0 <= s - s_from < nown:
                 owner[s - s_from, p] = mat[row, p] if rows > 0 else -1
         for k in range(K):
@@ -348,6 +384,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                     idle += 1
                     continue
                 busy += 1
+                obs[p, 3] += 1
                 if _step(x, t, tasks, jobs, pool, fpar, det):
                     changed = True
         if rows > 0:
@@ -357,6 +394,12 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                 g = mat[row, p]
                 if g >= 0:
                     _grade(g, obs, p, tasks, fpar, K)
+                    if indexed:
+                        reorder(p, row, local_priority(g, tasks, fpar, ipar), mach)
+        task_slices += assigned
+        for p in range(P):
+            if obs[p, 3] == 0:
+                idle_slots += 1
         cur += 1
         if cur >= rows:
             cur = 0
@@ -367,6 +410,8 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
             out[rep, O_BUSY] = busy
             out[rep, O_HELD] = held
             out[rep, O_HELD_IDLE] = held_idle
+            out[rep, O_IDLE_SLOTS] = idle_slots
+            out[rep, O_TASK_SLICES] = task_slices
             rep += 1
     ist[S_STATUS] = status
     ist[S_SLICES] = s
