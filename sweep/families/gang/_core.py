@@ -50,7 +50,6 @@ import numba
 import numpy as np
 
 from sweep.families._numba import NO_REFCOUNT
-from sweep.families.gang._column import append, reorder
 
 # Task states.
 READY, IO, BARRIER, DONE = 0, 1, 2, 3
@@ -77,7 +76,8 @@ RUNNING, OVER_CAP = 0, 1
 #: A tick beyond any run.
 NEVER = np.iinfo(np.int64).max
 
-Jobs = namedtuple("Jobs", "arrival width work cls first alive waiting gen release start end opened")
+Jobs = namedtuple("Jobs", "arrival width work cls first alive waiting gen release start end last "
+                           "opened")
 Tasks = namedtuple("Tasks", "job left seg ready_at state gen draws lam_io lam_comp util")
 
 
@@ -188,15 +188,16 @@ def _release(j, t, jobs):
 def _step(x, t, tasks, jobs, pool, fpar, deterministic):
     """Run task ``x`` for tick ``t``; 1 when its job completes with it, else 0."""
     j = tasks.job[x]
-    if jobs.start[j] < 0:
+    if jobs.start[j] < 0 or t < jobs.start[j]:  # a minimum: PE-major slices (_loop) go back in time
         jobs.start[j] = t
     tasks.left[x] -= 1
     tasks.seg[x] -= 1
     if tasks.left[x] == 0:
         tasks.state[x] = DONE
         jobs.alive[j] -= 1
+        jobs.last[j] = max(jobs.last[j], t + 1)
         if jobs.alive[j] == 0:
-            jobs.end[j] = t + 1
+            jobs.end[j] = jobs.last[j]  # its latest task's end, whichever PE was visited last
             return 1
         if jobs.waiting[j] > 0 and jobs.waiting[j] == jobs.alive[j]:
             _release(j, t, jobs)
@@ -267,158 +268,6 @@ def _grade(x, obs, p, tasks, fpar, ticks):
         tasks.util[x] = tasks.util[x] + (u - tasks.util[x]) / ISPAN_CYCLES
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
-def _index_columns(rows, tasks, mach, fpar, ipar):
-    """Each PE's column of the new matrix in its local scheduler's order (``_column``), done tasks out."""
-    mat = mach.mat
-    for p in range(mat.shape[1]):
-        n = 0
-        for r in range(rows):
-            mach.at[r, p] = -1
-            x = mat[r, p]
-            if x >= 0 and tasks.state[x] != DONE:
-                append(p, n, r, local_priority(x, tasks, fpar, ipar), mach)
-                n += 1
-        mach.size[p] = n
-
-
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
-def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active, local,
-                  indexed):
-    """Run from tick 0 to ``report[-1]`` (a whole number of slices); ``local`` is the hook.
-
-    ``indexed``: keep each PE's column in its local scheduler's order
-    (``mach.order``, ``_column``) for ``local`` to read; Gang needs none.
-
-    ``report``: ticks (multiples of ``K``) at which the cumulative idle PE-ticks,
-    empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix holds a job
-    and idle PE-ticks among those, slots (PE × slice) in which the PE ran no
-    task at all and task-slices (tasks in the matrix, summed over slices) are
-    written to ``out`` (``O_*``). ``rec``
-    (ticks × PEs) receives the task run in each of ``rec.shape[0]`` ticks from
-    slice ``ipar[I_TRACE_FROM]`` on (−1: idle), ``owner`` (slices × PEs) the
-    slot's task of the same slices. ``active`` is work space for the ids of the jobs present.
-    """
-    K = ipar[I_TICKS]
-    packing = ipar[I_PACKING]
-    det = ipar[I_DETERMINISTIC] != 0
-    cap = ipar[I_MAX_JOBS]
-    mat, run, obs, ist = mach.mat, mach.run, mach.obs, mach.ist
-    P = mat.shape[1]
-    n = jobs.arrival.shape[0]
-    slices = report[report.shape[0] - 1] // K
-    nrec, nown = rec.shape[0], owner.shape[0]
-    s_from = ipar[I_TRACE_FROM]  # first slice recorded
-    t_from = s_from * K
-    rows = 0
-    assigned = 0  # tasks in the matrix (one slot each)
-    idle_slots, task_slices = 0, 0
-    cur = 0
-    nxt = 0
-    count = 0
-    changed = False
-    idle, empty, busy, held, held_idle = 0, 0, 0, 0, 0
-    rep = 0
-    status = RUNNING
-    rebuilds = 0
-    s = 0
-    while s < slices:
-        t0 = s * K
-        if cur == 0:  # a period boundary: act on the workload changes
-            while nxt < n and jobs.arrival[nxt] <= t0:
-                nxt += 1
-                changed = True
-            if changed:
-                count = 0
-                for j in range(nxt):
-                    if jobs.end[j] < 0:
-                        active[count] = j
-                        count += 1
-                if count > cap:
-                    status = OVER_CAP
-                    break
-                rows = _pack(active, count, jobs, mach, packing)
-                assigned = 0
-                for a in range(count):
-                    assigned += jobs.width[active[a]]
-                if indexed:
-                    _index_columns(rows, tasks, mach, fpar, ipar)
-                rebuilds += 1
-                changed = False
-        row = cur
-        idle0 = idle
-        for p in range(P):
-            run[p] = -1
-            mach.skip[p] = 0
-            obs[p, 0] = 0
-            obs[p, 1] = 0
-            obs[p, 2] = 0
-            obs[p, 3] = 0
-            if 0 <= s - s_from < nown:
-                owner[s - s_from, p] = mat[row, p] if rows > 0 else -1
-        for k in range(K):
-            t = t0 + k
-            for p in range(P):
-                g = mat[row, p] if rows > 0 else -1
-                x = -1
-                if g >= 0:
-                    st = task_status(g, t, tasks, jobs, pool, fpar, det)
-                    if st == READY:
-                        x = g
-                    elif st != DONE:
-                        obs[p, st] += 1
-                else:
-                    empty += 1
-                if x < 0:
-                    c = run[p]
-                    if c >= 0 and task_status(c, t, tasks, jobs, pool, fpar, det) == READY:
-                        x = c
-                    else:
-                        x = local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
-                        run[p] = x
-                else:
-                    obs[p, 0] += 1
-                if 0 <= t - t_from < nrec:
-                    rec[t - t_from, p] = x
-                if x < 0:
-                    idle += 1
-                    continue
-                busy += 1
-                obs[p, 3] += 1
-                if _step(x, t, tasks, jobs, pool, fpar, det):
-                    changed = True
-        if rows > 0:
-            held += P * K
-            held_idle += idle - idle0
-            for p in range(P):
-                g = mat[row, p]
-                if g >= 0:
-                    _grade(g, obs, p, tasks, fpar, K)
-                    if indexed:
-                        reorder(p, row, local_priority(g, tasks, fpar, ipar), mach)
-        task_slices += assigned
-        for p in range(P):
-            if obs[p, 3] == 0:
-                idle_slots += 1
-        cur += 1
-        if cur >= rows:
-            cur = 0
-        s += 1
-        while rep < report.shape[0] and report[rep] <= s * K:
-            out[rep, O_IDLE] = idle
-            out[rep, O_EMPTY] = empty
-            out[rep, O_BUSY] = busy
-            out[rep, O_HELD] = held
-            out[rep, O_HELD_IDLE] = held_idle
-            out[rep, O_IDLE_SLOTS] = idle_slots
-            out[rep, O_TASK_SLICES] = task_slices
-            rep += 1
-    ist[S_STATUS] = status
-    ist[S_SLICES] = s
-    ist[S_REBUILDS] = rebuilds
-    return s
-
-
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)
 def wake_tick(x, t, tasks, jobs):
     """The tick at which blocked task ``x`` will be ready, as far as known at ``t``.
@@ -435,19 +284,6 @@ def wake_tick(x, t, tasks, jobs):
         if jobs.gen[j] > tasks.gen[x]:
             return jobs.release[j]
     return NEVER
-
-
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
-def eligible_priority(x, t, tasks, jobs, pool, fpar, ipar):
-    """Task ``x``'s local priority if it is ready and may run uncoordinated, else −1.
-
-    ``FUZZY`` (CSSE00 eq. 1): ``max(α λ_IO, λ_COMP)`` when above the floor β.
-    ``ISPAN`` (Silva & Scherson 1999): 1 when its slot utilisation, averaged
-    over its last slots, is below one half (all such tasks equal: round robin).
-    """
-    if task_status(x, t, tasks, jobs, pool, fpar, ipar[I_DETERMINISTIC] != 0) != READY:
-        return -1.0
-    return local_priority(x, tasks, fpar, ipar)
 
 
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)

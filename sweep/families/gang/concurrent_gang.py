@@ -29,10 +29,10 @@ from sweep.families.gang._core import (
     I_DETERMINISTIC,
     NEVER,
     READY,
-    simulate_core,
     task_status,
     wake_tick,
 )
+from sweep.families.gang._loop import simulate_core
 from sweep.families.gang._policy import ConcurrentGangParams, GangHooks
 
 

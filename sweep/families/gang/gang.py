@@ -13,13 +13,15 @@ import numba
 
 from sweep.families import Policy
 from sweep.families._numba import NO_REFCOUNT, cache_with_package
-from sweep.families.gang._core import simulate_core
+from sweep.families.gang._core import NEVER
+from sweep.families.gang._loop import simulate_core
 from sweep.families.gang._policy import GangHooks, GangParams
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
 def _no_local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
-    """Gang's local scheduler: none, the slot stays idle."""
+    """Gang's local scheduler: none, the slot stays idle (for the rest of the slice: ``skip``)."""
+    mach.skip[p] = NEVER
     return -1
 
 

@@ -202,7 +202,8 @@ def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray,
                       work=np.asarray(work, np.int64), cls=np.asarray(cls, np.int64), first=first,
                       alive=width.copy(), waiting=np.zeros(n, np.int64), gen=np.zeros(n, np.int64),
                       release=np.zeros(n, np.int64), start=np.full(n, -1, np.int64),
-                      end=np.full(n, -1, np.int64), opened=np.zeros(1, np.int64))
+                      end=np.full(n, -1, np.int64), last=np.zeros(n, np.int64),
+                      opened=np.zeros(1, np.int64))
     job_of = np.repeat(np.arange(n, dtype=np.int64), width)
     left = np.repeat(jobs.work, width)
     seg = np.array([_core.first_segment(jobs.cls[j], jobs.work[j], pool, x, fpar,
