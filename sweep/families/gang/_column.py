@@ -76,6 +76,8 @@ def group_end(p, i, mach):
     key = mach.key
     k = key[p, i]
     lo, hi = i + 1, mach.size[p]
+    if lo == hi or key[p, lo] < k:  # a group of one: the usual case with the fuzzy grades
+        return lo
     while lo < hi:
         mid = (lo + hi) >> 1
         if key[p, mid] < k:
