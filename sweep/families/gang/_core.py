@@ -1,4 +1,7 @@
-"""The compiled core of the gang family: P PEs, one global clock, an Ousterhout matrix.
+"""The compiled pieces of the gang family: P PEs, one global clock, an Ousterhout matrix.
+
+The state (jobs, tasks, machine), the task mechanics, the packing and the
+grades; the loop that drives them is :mod:`~sweep.families.gang._loop`.
 
 Model (Campos, Silva, Scherson & Eshaghian 2000, CSSE00 §2.3, §3.3.1, §3.3.3,
 Fig 6). Time is counted in *ticks*; ``K`` ticks make one *slice*, the interval
