@@ -114,8 +114,12 @@ def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from,
             else:
                 x = local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
                 run[p] = x
-            # a run of x, or idle until the local scheduler might pick (skip) or the owner wakes
-            d = min(tasks.seg[x], tasks.left[x], until - t) if x >= 0 else min(mach.skip[p], until) - t
+            # a run of x, or idle until the local scheduler might pick (skip) or the owner wakes;
+            # a hook that set no skip is asked again at the next tick
+            if x >= 0:
+                d = min(tasks.seg[x], tasks.left[x], until - t)
+            else:
+                d = max(1, min(mach.skip[p], until) - t)
             if g < 0:
                 empty += d
             elif st != DONE:
