@@ -16,7 +16,11 @@ machine. Gang and Concurrent Gang: ends A 6, B 4, C 2; 14 idle PE-ticks and
 the same matrix, so 14 PE-ticks of empty slots; under Concurrent Gang PE 2
 works in the empty slot of slice 1 and idles in its full slot of slice 2
 (its slot task is done). Slices 0–2 are periods (the matrix holds a job):
-24 PE-ticks, 6 of them idle under both policies; slice 3 is not.
+24 PE-ticks, 6 of them idle under both policies; slice 3 is not. Slots in
+which a PE ran nothing at all: 7 under both (Gang: PE 0 and 1 in slice 3,
+PE 2 in slices 1 and 3, PE 3 in slices 1–3; Concurrent Gang: PE 2 in slices
+2 and 3 instead). Tasks in the matrix: 6 in slices 0 and 1, 3 in slice 2,
+none in slice 3: 15 task-slices.
 
 **2. I/O jobs** (P = 2, K = 4; bursts 1 tick, I/O waits 2 ticks). A and B,
 2 tasks and 4 ticks of work each, at 0: row 0 = A A, row 1 = B B. A task
@@ -69,7 +73,8 @@ def test_empty_slots_gang():
     result, _, _ = run("gang", EXAMPLE_1, 4, 2, 4)
     assert _diagram(result, 2) == ["AA BB AA ..", "AA BB AA ..", "AA .. AA ..", "CC .. .. .."]
     assert list(result.jobs.end) == [6, 4, 2]
-    assert list(result.out[-1]) == [14, 14, 18, 24, 6]  # idle, empty, busy, in periods, idle in them
+    # idle, empty, busy, in periods, idle in them (PE-ticks); idle slots; task-slices
+    assert list(result.out[-1]) == [14, 14, 18, 24, 6, 7, 15]
 
 
 @pytest.mark.kernel
@@ -77,7 +82,7 @@ def test_empty_slots_concurrent_gang():
     result, _, _ = run("concurrent_gang", EXAMPLE_1, 4, 2, 4)
     assert _diagram(result, 2) == ["AA BB AA ..", "AA BB AA ..", "AA AA .. ..", "CC .. .. .."]
     assert list(result.jobs.end) == [6, 4, 2]
-    assert list(result.out[-1]) == [14, 14, 18, 24, 6]
+    assert list(result.out[-1]) == [14, 14, 18, 24, 6, 7, 15]
 
 
 EXAMPLE_2 = {"arrival": [0, 0], "width": [2, 2], "work": [4, 4], "cls": [IO, IO]}

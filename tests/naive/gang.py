@@ -82,7 +82,11 @@ def _priority(task, par):
 
 
 def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
-    """Trace (per tick, per PE: task id or -1), job starts and ends (ticks), idle/empty/busy counts.
+    """Trace (per tick, per PE: task id or -1), job starts and ends (ticks), the counts.
+
+    Counts: idle, empty-slot and busy PE-ticks, PE-ticks in periods and idle
+    ones among them, slots in which the PE ran nothing, tasks in the matrix
+    summed over slices.
 
     ``policy``: ``gang`` or ``concurrent_gang``. ``par``: ``alpha``, ``beta``,
     ``gamma``, ``burst``, ``wait``, ``phase`` (ticks), ``imbalance``, ``det``,
@@ -101,6 +105,7 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
     matrix, cur, changed, seen = [], 0, False, 0
     rr = [0] * P
     trace, idle, empty, busy, held, held_idle = [], 0, 0, 0, 0, 0
+    idle_slots, task_slices = 0, 0
     for s in range(slices):
         if cur == 0:
             while seen < len(jobs) and jobs[seen]["arrival"] <= s * K:
@@ -188,6 +193,9 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
         if matrix:
             held += P * K
             held_idle += idle - idle_before
+        ran = trace[-K:]
+        idle_slots += sum(all(tick[p] < 0 for tick in ran) for p in range(P))
+        task_slices += sum(x is not None for slots in matrix for x in slots)
         for p in range(P):
             own = row[p]
             run, io, sync = observed[p]
@@ -198,4 +206,5 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
                 own.util += (run / K - own.util) / 5
         cur = cur + 1 if cur + 1 < len(matrix) else 0
     return {"trace": trace, "start": [j["start"] for j in jobs], "end": [j["end"] for j in jobs],
-            "idle": idle, "empty": empty, "busy": busy, "held": held, "held_idle": held_idle}
+            "idle": idle, "empty": empty, "busy": busy, "held": held, "held_idle": held_idle,
+            "idle_slots": idle_slots, "task_slices": task_slices}

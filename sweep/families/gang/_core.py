@@ -1,4 +1,7 @@
-"""The compiled core of the gang family: P PEs, one global clock, an Ousterhout matrix.
+"""The compiled pieces of the gang family: P PEs, one global clock, an Ousterhout matrix.
+
+The state (jobs, tasks, machine), the task mechanics, the packing and the
+grades; the loop that drives them is :mod:`~sweep.families.gang._loop`.
 
 Model (Campos, Silva, Scherson & Eshaghian 2000, CSSE00 §2.3, §3.3.1, §3.3.3,
 Fig 6). Time is counted in *ticks*; ``K`` ticks make one *slice*, the interval
@@ -68,15 +71,16 @@ FUZZY, ISPAN = 0, 1
 #: averaged over its last ISPAN_CYCLES slots, is below ISPAN_THRESHOLD.
 ISPAN_CYCLES, ISPAN_THRESHOLD = 5, 0.5
 # ``out`` columns, one row per report time.
-O_IDLE, O_EMPTY, O_BUSY, O_HELD, O_HELD_IDLE = range(5)
-N_OUT = 5
+O_IDLE, O_EMPTY, O_BUSY, O_HELD, O_HELD_IDLE, O_IDLE_SLOTS, O_TASK_SLICES = range(7)
+N_OUT = 7
 # ``ist``: integer results.
 S_STATUS, S_SLICES, S_REBUILDS = range(3)
 RUNNING, OVER_CAP = 0, 1
 #: A tick beyond any run.
 NEVER = np.iinfo(np.int64).max
 
-Jobs = namedtuple("Jobs", "arrival width work cls first alive waiting gen release start end opened")
+Jobs = namedtuple("Jobs", "arrival width work cls first alive waiting gen release start end last "
+                           "opened")
 Tasks = namedtuple("Tasks", "job left seg ready_at state gen draws lam_io lam_comp util")
 
 
@@ -87,15 +91,21 @@ def new_tasks(job: np.ndarray, left: np.ndarray, seg: np.ndarray) -> Tasks:
                  state=np.zeros(count, np.int64), gen=np.zeros(count, np.int64),
                  draws=np.ones(count, np.int64), lam_io=np.zeros(count), lam_comp=np.ones(count),
                  util=np.ones(count))
-Machine = namedtuple("Machine", "mat free run rr skip seen obs ist")
+Machine = namedtuple("Machine", "mat free run rr skip seen obs ist order key at size")
 
 
 def new_machine(processors: int, rows: int) -> Machine:
-    """An empty machine of ``processors`` PEs with room for ``rows`` matrix rows."""
+    """An empty machine of ``processors`` PEs with room for ``rows`` matrix rows.
+
+    ``order``, ``key``, ``at``, ``size``: each PE's column in its local
+    scheduler's order (:mod:`~sweep.families.gang._column`).
+    """
     return Machine(mat=np.full((rows, processors), -1, np.int64), free=np.zeros(rows, np.int64),
                    run=np.full(processors, -1, np.int64), rr=np.zeros(processors, np.int64),
                    skip=np.zeros(processors, np.int64), seen=np.zeros(processors, np.int64),
-                   obs=np.zeros((processors, 3), np.int64), ist=np.zeros(3, np.int64))
+                   obs=np.zeros((processors, 4), np.int64), ist=np.zeros(3, np.int64),
+                   order=np.zeros((processors, rows), np.int64), key=np.zeros((processors, rows)),
+                   at=np.full((rows, processors), -1, np.int64), size=np.zeros(processors, np.int64))
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
@@ -181,15 +191,16 @@ def _release(j, t, jobs):
 def _step(x, t, tasks, jobs, pool, fpar, deterministic):
     """Run task ``x`` for tick ``t``; 1 when its job completes with it, else 0."""
     j = tasks.job[x]
-    if jobs.start[j] < 0:
+    if jobs.start[j] < 0 or t < jobs.start[j]:  # a minimum: PE-major slices (_loop) go back in time
         jobs.start[j] = t
     tasks.left[x] -= 1
     tasks.seg[x] -= 1
     if tasks.left[x] == 0:
         tasks.state[x] = DONE
         jobs.alive[j] -= 1
+        jobs.last[j] = max(jobs.last[j], t + 1)
         if jobs.alive[j] == 0:
-            jobs.end[j] = t + 1
+            jobs.end[j] = jobs.last[j]  # its latest task's end, whichever PE was visited last
             return 1
         if jobs.waiting[j] > 0 and jobs.waiting[j] == jobs.alive[j]:
             _release(j, t, jobs)
@@ -261,120 +272,6 @@ def _grade(x, obs, p, tasks, fpar, ticks):
 
 
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)
-def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active, local):
-    """Run from tick 0 to ``report[-1]`` (a whole number of slices); ``local`` is the hook.
-
-    ``report``: ticks (multiples of ``K``) at which the cumulative idle PE-ticks,
-    empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix holds a job
-    and idle PE-ticks among those are written to ``out`` (``O_*``). ``rec``
-    (ticks × PEs) receives the task run in each of ``rec.shape[0]`` ticks from
-    slice ``ipar[I_TRACE_FROM]`` on (−1: idle), ``owner`` (slices × PEs) the
-    slot's task of the same slices. ``active`` is work space for the ids of the jobs present.
-    """
-    K = ipar[I_TICKS]
-    packing = ipar[I_PACKING]
-    det = ipar[I_DETERMINISTIC] != 0
-    cap = ipar[I_MAX_JOBS]
-    mat, run, obs, ist = mach.mat, mach.run, mach.obs, mach.ist
-    P = mat.shape[1]
-    n = jobs.arrival.shape[0]
-    slices = report[report.shape[0] - 1] // K
-    nrec, nown = rec.shape[0], owner.shape[0]
-    s_from = ipar[I_TRACE_FROM]  # first slice recorded
-    t_from = s_from * K
-    rows = 0
-    cur = 0
-    nxt = 0
-    count = 0
-    changed = False
-    idle, empty, busy, held, held_idle = 0, 0, 0, 0, 0
-    rep = 0
-    status = RUNNING
-    rebuilds = 0
-    s = 0
-    while s < slices:
-        t0 = s * K
-        if cur == 0:  # a period boundary: act on the workload changes
-            while nxt < n and jobs.arrival[nxt] <= t0:
-                nxt += 1
-                changed = True
-            if changed:
-                count = 0
-                for j in range(nxt):
-                    if jobs.end[j] < 0:
-                        active[count] = j
-                        count += 1
-                if count > cap:
-                    status = OVER_CAP
-                    break
-                rows = _pack(active, count, jobs, mach, packing)
-                rebuilds += 1
-                changed = False
-        row = cur
-        idle0 = idle
-        for p in range(P):
-            run[p] = -1
-            mach.skip[p] = 0
-            obs[p, 0] = 0
-            obs[p, 1] = 0
-            obs[p, 2] = 0
-            if 0 <= s - s_from < nown:
-                owner[s - s_from, p] = mat[row, p] if rows > 0 else -1
-        for k in range(K):
-            t = t0 + k
-            for p in range(P):
-                g = mat[row, p] if rows > 0 else -1
-                x = -1
-                if g >= 0:
-                    st = task_status(g, t, tasks, jobs, pool, fpar, det)
-                    if st == READY:
-                        x = g
-                    elif st != DONE:
-                        obs[p, st] += 1
-                else:
-                    empty += 1
-                if x < 0:
-                    c = run[p]
-                    if c >= 0 and task_status(c, t, tasks, jobs, pool, fpar, det) == READY:
-                        x = c
-                    else:
-                        x = local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
-                        run[p] = x
-                else:
-                    obs[p, 0] += 1
-                if 0 <= t - t_from < nrec:
-                    rec[t - t_from, p] = x
-                if x < 0:
-                    idle += 1
-                    continue
-                busy += 1
-                if _step(x, t, tasks, jobs, pool, fpar, det):
-                    changed = True
-        if rows > 0:
-            held += P * K
-            held_idle += idle - idle0
-            for p in range(P):
-                g = mat[row, p]
-                if g >= 0:
-                    _grade(g, obs, p, tasks, fpar, K)
-        cur += 1
-        if cur >= rows:
-            cur = 0
-        s += 1
-        while rep < report.shape[0] and report[rep] <= s * K:
-            out[rep, O_IDLE] = idle
-            out[rep, O_EMPTY] = empty
-            out[rep, O_BUSY] = busy
-            out[rep, O_HELD] = held
-            out[rep, O_HELD_IDLE] = held_idle
-            rep += 1
-    ist[S_STATUS] = status
-    ist[S_SLICES] = s
-    ist[S_REBUILDS] = rebuilds
-    return s
-
-
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
 def wake_tick(x, t, tasks, jobs):
     """The tick at which blocked task ``x`` will be ready, as far as known at ``t``.
 
@@ -390,19 +287,6 @@ def wake_tick(x, t, tasks, jobs):
         if jobs.gen[j] > tasks.gen[x]:
             return jobs.release[j]
     return NEVER
-
-
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
-def eligible_priority(x, t, tasks, jobs, pool, fpar, ipar):
-    """Task ``x``'s local priority if it is ready and may run uncoordinated, else −1.
-
-    ``FUZZY`` (CSSE00 eq. 1): ``max(α λ_IO, λ_COMP)`` when above the floor β.
-    ``ISPAN`` (Silva & Scherson 1999): 1 when its slot utilisation, averaged
-    over its last slots, is below one half (all such tasks equal: round robin).
-    """
-    if task_status(x, t, tasks, jobs, pool, fpar, ipar[I_DETERMINISTIC] != 0) != READY:
-        return -1.0
-    return local_priority(x, tasks, fpar, ipar)
 
 
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)

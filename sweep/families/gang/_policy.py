@@ -3,18 +3,26 @@
 A policy is one module-level :class:`~sweep.families.Policy` of family
 ``gang`` in one file of this package, plus ``conf/policy/<name>.yaml``. Its
 hook is the compiled kernel of the family's one loop
-(:func:`~sweep.families.gang._core.simulate_core`) with the policy's *local*
+(:func:`~sweep.families.gang._loop.simulate_core`) with the policy's *local*
 scheduler inlined as a compile-time constant::
 
-    local(p, t, row, rows, mat, tasks, jobs, rr, pool, fpar, ipar) -> task or -1
+    local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar) -> task or -1
 
 called when PE ``p`` has no ready task of its own slot at tick ``t`` (and no
 locally picked task still ready): the task to run in the rest of the slot, or
-−1 to leave it idle. ``rr`` is each PE's round-robin pointer (a row).
+−1 to leave it idle. A hook that answers −1 sets ``mach.skip[p]`` to the
+first tick at which it might answer otherwise (``_core.NEVER``: not in this
+slice; the loop resets it at each slice, and a barrier opening elsewhere
+voids it): the loop leaves the PE idle until then or until the slot's own
+task wakes. ``mach.rr`` is each PE's round-robin pointer (a row);
+``mach.order``/``key``/``at``/``size`` each PE's column in priority order
+(``_column``), kept by the loop when the kernel asks for it (``indexed``).
 ``local_scheduling`` says whether the policy has a local scheduler at all.
 The parameters (``packing``; ``alpha``, ``beta``, ``smoothing``,
 ``classifier``) reach the kernel through its parameter arrays
 (``_core.F_*``, ``_core.I_*``), filled by ``simulate.kernel_parameters``.
+The kernel is cached on disk by ``sweep.families._numba.cache_with_package``
+(renewed when any file of this package changes).
 """
 
 from __future__ import annotations

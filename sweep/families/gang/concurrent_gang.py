@@ -22,71 +22,71 @@ from __future__ import annotations
 import numba
 
 from sweep.families import Policy
-from sweep.families._numba import NO_REFCOUNT
+from sweep.families._numba import NO_REFCOUNT, cache_with_package
+from sweep.families.gang._column import first_row_from, group_end
 from sweep.families.gang._core import (
     DONE,
     I_DETERMINISTIC,
     NEVER,
     READY,
-    local_priority,
-    simulate_core,
     task_status,
     wake_tick,
 )
+from sweep.families.gang._loop import simulate_core
 from sweep.families.gang._policy import ConcurrentGangParams, GangHooks
 
 
-@numba.njit(**NO_REFCOUNT)  # not cached: inlines _core's functions (see _run)
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
 def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
     """The ready task of PE ``p``'s column of highest priority; the first from ``rr[p]`` among equals.
+
+    Reads the column in its local scheduler's order (``_column``: priority
+    descending, then row): the first group of equal priority holding a ready
+    task (other than the slot's own) gives the pick, the first ready one in
+    round-robin order from ``rr[p]`` (found by binary search in the group,
+    which is in row order). The groups below the floor β are never read.
 
     When none is ready, the PE remembers until which tick none can be
     (``mach.skip``: the earliest end of an I/O wait or opened barrier among
     its eligible tasks, valid while no other barrier opens and within the
     slice, the grades being fixed until its end) and answers −1 at once
-    until then: the same schedule, without rescanning an idle column.
+    until then: the same schedule, without rereading an idle column.
     """
-    rr = mach.rr
     if t < mach.skip[p] and mach.seen[p] == jobs.opened[0]:
         return -1
-    best = -1
-    best_row = 0
-    top = -1.0
+    det = ipar[I_DETERMINISTIC] != 0
+    start = mach.rr[p] if mach.rr[p] < rows else 0
+    size = mach.size[p]
     wake = NEVER
-    start = rr[p] if rr[p] < rows else 0
-    for i in range(rows):
-        r = start + i
-        if r >= rows:
-            r -= rows
-        x = mat[r, p]
-        if x < 0 or r == row:
-            continue
-        st = task_status(x, t, tasks, jobs, pool, fpar, ipar[I_DETERMINISTIC] != 0)
-        if st == DONE:
-            continue
-        pr = local_priority(x, tasks, fpar, ipar)
-        if pr < 0:
-            continue
-        if st != READY:
-            wake = min(wake, wake_tick(x, t, tasks, jobs))
-        elif pr > top:
-            top = pr
-            best = x
-            best_row = r
-    if best >= 0:
-        rr[p] = best_row + 1 if best_row + 1 < rows else 0
-    else:
-        mach.skip[p] = wake
-        mach.seen[p] = jobs.opened[0]
-    return best
+    i = 0
+    while i < size and mach.key[p, i] >= 0.0:
+        j = group_end(p, i, mach)
+        m = first_row_from(p, i, j, start, mach)
+        for c in range(j - i):
+            e = m + c
+            if e >= j:
+                e -= j - i
+            r = mach.order[p, e]
+            if r == row:
+                continue
+            x = mat[r, p]
+            st = task_status(x, t, tasks, jobs, pool, fpar, det)
+            if st == READY:
+                mach.rr[p] = r + 1 if r + 1 < rows else 0
+                return x
+            if st != DONE:
+                wake = min(wake, wake_tick(x, t, tasks, jobs))
+        i = j
+    mach.skip[p] = wake
+    mach.seen[p] = jobs.opened[0]
+    return -1
 
 
-# not cached: the family's loop is inlined here, and numba's cache of this file would not notice
-# a change to _core.py (a stale kernel ran the old loop); compiling takes a few seconds a process.
+@cache_with_package  # on disk, renewed when any file of the family changes (it inlines _core)
 @numba.njit(**NO_REFCOUNT)
 def _run(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active):
     return simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active,
-                         _highest_priority)
+                         _highest_priority, True)
 
 
 POLICY = Policy("concurrent_gang", "gang", GangHooks(kernel=_run, local_scheduling=True),

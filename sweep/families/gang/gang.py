@@ -12,23 +12,24 @@ from __future__ import annotations
 import numba
 
 from sweep.families import Policy
-from sweep.families._numba import NO_REFCOUNT
-from sweep.families.gang._core import simulate_core
+from sweep.families._numba import NO_REFCOUNT, cache_with_package
+from sweep.families.gang._core import NEVER
+from sweep.families.gang._loop import simulate_core
 from sweep.families.gang._policy import GangHooks, GangParams
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)
 def _no_local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
-    """Gang's local scheduler: none, the slot stays idle."""
+    """Gang's local scheduler: none, the slot stays idle (for the rest of the slice: ``skip``)."""
+    mach.skip[p] = NEVER
     return -1
 
 
-# not cached: the family's loop is inlined here, and numba's cache of this file would not notice
-# a change to _core.py (a stale kernel ran the old loop); compiling takes a few seconds a process.
+@cache_with_package  # on disk, renewed when any file of the family changes (it inlines _core)
 @numba.njit(**NO_REFCOUNT)
 def _run(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active):
     return simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active,
-                         _no_local)
+                         _no_local, False)
 
 
 POLICY = Policy("gang", "gang", GangHooks(kernel=_run, local_scheduling=False), GangParams,

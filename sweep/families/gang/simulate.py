@@ -20,7 +20,11 @@ idle fraction (PE-time in which no task ran, over P·T: the tables' Total Idle
 Time), idle ratio (the same over the periods only, i.e. while the matrix
 holds a job: the Idling Ratio of §3.3.1, idle slots over the slots of the
 periods), empty-slot fraction (PE-time in slots of the matrix holding no
-task), jobs arrived by T. Scalars at the horizon: mean
+task), jobs arrived by T, idle-slot fraction (slots, PE × slice, in which
+the PE ran no task at all: §3.3.1's "no assigned task during its slot" read
+on the run rather than on the matrix), tasks per PE (the matrix's occupied
+slots over P, averaged over the slices: the multiprogramming level each local
+scheduler draws from). Scalars at the horizon: mean
 response (arrival to completion) and mean slowdown (response over work per
 task) of the jobs completed, and utilisation (busy PE-time fraction).
 """
@@ -51,6 +55,11 @@ VARIABLES = (
     Variable("idle_ratio", "1", "idle fraction of PE-time in periods, i.e. while the matrix holds "
              "a job (the Idling Ratio of CSSE00 §3.3.1), up to the report time", ("time",)),
     Variable("jobs_arrived", "1", "jobs arrived by the report time", ("time",), "int64"),
+    Variable("idle_slot_fraction", "1", "fraction of slots (PE x slice) in which the PE ran no task "
+             "at all (the idle slot of CSSE00 3.3.1 read on the run), up to the report time",
+             ("time",)),
+    Variable("tasks_per_pe", "1", "mean number of tasks in the matrix per PE (its column's "
+             "occupied slots), up to the report time", ("time",)),
     Variable("mean_response", "s", "mean response time of the jobs completed by the horizon"),
     Variable("mean_slowdown", "1", "mean slowdown (response / work per task) of the jobs completed"),
     Variable("utilization", "1", "fraction of PE-time with a task running, up to the horizon"),
@@ -193,7 +202,8 @@ def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray,
                       work=np.asarray(work, np.int64), cls=np.asarray(cls, np.int64), first=first,
                       alive=width.copy(), waiting=np.zeros(n, np.int64), gen=np.zeros(n, np.int64),
                       release=np.zeros(n, np.int64), start=np.full(n, -1, np.int64),
-                      end=np.full(n, -1, np.int64), opened=np.zeros(1, np.int64))
+                      end=np.full(n, -1, np.int64), last=np.zeros(n, np.int64),
+                      opened=np.zeros(1, np.int64))
     job_of = np.repeat(np.arange(n, dtype=np.int64), width)
     left = np.repeat(jobs.work, width)
     seg = np.array([_core.first_segment(jobs.cls[j], jobs.work[j], pool, x, fpar,
@@ -225,6 +235,7 @@ def summarize(run: Run, jobs: GangJobs, machine: Machine) -> dict[str, Any]:
     P = machine.processors
     written = run.out[:, 0] >= 0
     pe_ticks = (report * P).astype(float)
+    pe_slices = pe_ticks / machine.ticks
     end = run.jobs.end
     done_by = np.array([np.count_nonzero((end >= 0) & (end <= r)) for r in report], np.int64)
     arrived = np.array([np.count_nonzero(run.jobs.arrival <= r) for r in report], np.int64)
@@ -238,6 +249,8 @@ def summarize(run: Run, jobs: GangJobs, machine: Machine) -> dict[str, Any]:
                                run.out[:, _core.O_HELD_IDLE] / np.maximum(run.out[:, _core.O_HELD], 1),
                                np.nan),
         "jobs_arrived": arrived,
+        "idle_slot_fraction": np.where(written, run.out[:, _core.O_IDLE_SLOTS] / pe_slices, np.nan),
+        "tasks_per_pe": np.where(written, run.out[:, _core.O_TASK_SLICES] / pe_slices, np.nan),
         "mean_response": float(response.mean()) if done.any() else np.nan,
         "mean_slowdown": float((response / jobs.work[done]).mean()) if done.any() else np.nan,
         "utilization": float(run.out[-1, _core.O_BUSY] / pe_ticks[-1]) if written[-1] else np.nan,

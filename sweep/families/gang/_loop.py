@@ -1,0 +1,287 @@
+"""The gang family's one loop (CSSE00 §3.3.1, §3.3.3): slices, period boundaries, rebuilds.
+
+Each slice every PE runs, tick by tick, the slot's own task if ready, else
+its local pick (``_core``'s module docstring gives the rules). The ticks of
+a slice are visited in one of two equivalent orders:
+
+- *tick-major* (every PE in tick t, then every PE in tick t + 1): always
+  valid, since every effect of a tick on another PE (a barrier opened) takes
+  effect at the next tick;
+- *PE-major* (:func:`_pe_slice`: PE 0's whole slice, then PE 1's, ...), in runs
+  of ticks in which nothing is decided: a task runs until its burst or work
+  ends, the slot's owner wakes or the slice ends; an idle PE stays idle until
+  its local scheduler could answer otherwise (``mach.skip``) or the owner
+  wakes. Valid when no PE can affect another within the slice, i.e. when no
+  job of the matrix has barriers: then only the job counters are shared, and
+  they are kept order-free (a job's start is a minimum, its end the latest of
+  its tasks' ends).
+
+The loop takes the PE-major order whenever the matrix holds no ``sync`` job:
+the same schedule, far fewer decisions (I/O bursts are 2–3 ticks long, a
+compute task runs a whole slice at once).
+"""
+
+from __future__ import annotations
+
+import numba
+
+from sweep.families._numba import NO_REFCOUNT
+from sweep.families.gang._column import append, reorder
+from sweep.families.gang._core import (
+    DONE,
+    I_DETERMINISTIC,
+    I_MAX_JOBS,
+    I_PACKING,
+    I_TICKS,
+    I_TRACE_FROM,
+    IO,
+    O_BUSY,
+    O_EMPTY,
+    O_HELD,
+    O_HELD_IDLE,
+    O_IDLE,
+    O_IDLE_SLOTS,
+    O_TASK_SLICES,
+    OVER_CAP,
+    READY,
+    RUNNING,
+    S_REBUILDS,
+    S_SLICES,
+    S_STATUS,
+    SYNC,
+    _grade,
+    _pack,
+    _step,
+    local_priority,
+    task_status,
+)
+
+
+@numba.njit(cache=True, **NO_REFCOUNT)
+def _index_columns(rows, tasks, mach, fpar, ipar):
+    """Each PE's column of the new matrix in its local scheduler's order (``_column``), done tasks out."""
+    mat = mach.mat
+    for p in range(mat.shape[1]):
+        n = 0
+        for r in range(rows):
+            mach.at[r, p] = -1
+            x = mat[r, p]
+            if x >= 0 and tasks.state[x] != DONE:
+                append(p, n, r, local_priority(x, tasks, fpar, ipar), mach)
+                n += 1
+        mach.size[p] = n
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def _run_for(x, t, d, tasks, jobs, pool, fpar, det):
+    """Run ``x`` in ticks ``t … t + d − 1`` (``d`` ≤ its burst and work left); the last tick's ``_step``."""
+    j = tasks.job[x]
+    if jobs.start[j] < 0 or t < jobs.start[j]:
+        jobs.start[j] = t
+    tasks.left[x] -= d - 1
+    tasks.seg[x] -= d - 1
+    return _step(x, t + d - 1, tasks, jobs, pool, fpar, det)
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from, local):
+    """PE ``p``'s whole slice ``s`` in runs of ticks (module docstring); (idle, empty, busy, a job ended).
+
+    Only for a matrix without barriers: the owner is ready, blocked on I/O
+    (until ``ready_at``) or done. ``local`` answering −1 sets ``mach.skip[p]``
+    to the first tick at which it might answer otherwise (the hook contract).
+    """
+    K = ipar[I_TICKS]
+    det = ipar[I_DETERMINISTIC] != 0
+    mat, obs, run = mach.mat, mach.obs, mach.run
+    nrec = rec.shape[0]
+    g = mat[row, p] if rows > 0 else -1
+    t = s * K
+    end = t + K
+    idle, empty, busy = 0, 0, 0
+    ended = False
+    while t < end:
+        st = task_status(g, t, tasks, jobs, pool, fpar, det) if g >= 0 else DONE
+        if g >= 0 and st == READY:
+            x = g
+            d = min(tasks.seg[g], tasks.left[g], end - t)
+            obs[p, 0] += d
+        else:
+            until = min(end, tasks.ready_at[g]) if g >= 0 and st == IO else end
+            c = run[p]
+            if c >= 0 and task_status(c, t, tasks, jobs, pool, fpar, det) == READY:
+                x = c
+            else:
+                x = local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
+                run[p] = x
+            # a run of x, or idle until the local scheduler might pick (skip) or the owner wakes;
+            # a hook that set no skip is asked again at the next tick
+            if x >= 0:
+                d = min(tasks.seg[x], tasks.left[x], until - t)
+            else:
+                d = max(1, min(mach.skip[p], until) - t)
+            if g < 0:
+                empty += d
+            elif st != DONE:
+                obs[p, st] += d
+        if t + d > t_from and t - t_from < nrec:
+            for u in range(max(t, t_from), min(t + d, t_from + nrec)):
+                rec[u - t_from, p] = x
+        if x < 0:
+            idle += d
+        else:
+            busy += d
+            obs[p, 3] += d
+            if _run_for(x, t, d, tasks, jobs, pool, fpar, det):
+                ended = True
+        t += d
+    return idle, empty, busy, ended
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active, local,
+                  indexed):
+    """Run from tick 0 to ``report[-1]`` (a whole number of slices); ``local`` is the hook.
+
+    ``indexed``: keep each PE's column in its local scheduler's order
+    (``mach.order``, ``_column``) for ``local`` to read; Gang needs none.
+
+    ``report``: ticks (multiples of ``K``) at which the cumulative idle PE-ticks,
+    empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix holds a job
+    and idle PE-ticks among those, slots (PE × slice) in which the PE ran no
+    task at all and task-slices (tasks in the matrix, summed over slices) are
+    written to ``out`` (``O_*``). ``rec`` (ticks × PEs) receives the task run
+    in each of ``rec.shape[0]`` ticks from slice ``ipar[I_TRACE_FROM]`` on
+    (−1: idle), ``owner`` (slices × PEs) the slot's task of the same slices.
+    ``active`` is work space for the ids of the jobs present.
+    """
+    K = ipar[I_TICKS]
+    packing = ipar[I_PACKING]
+    det = ipar[I_DETERMINISTIC] != 0
+    cap = ipar[I_MAX_JOBS]
+    mat, run, obs, ist = mach.mat, mach.run, mach.obs, mach.ist
+    P = mat.shape[1]
+    n = jobs.arrival.shape[0]
+    slices = report[report.shape[0] - 1] // K
+    nrec, nown = rec.shape[0], owner.shape[0]
+    s_from = ipar[I_TRACE_FROM]  # first slice recorded
+    t_from = s_from * K
+    rows = 0
+    assigned = 0  # tasks in the matrix (one slot each)
+    barriers = False  # a job of the matrix has barriers: PEs are coupled within a slice
+    idle_slots, task_slices = 0, 0
+    cur = 0
+    nxt = 0
+    count = 0
+    changed = False
+    idle, empty, busy, held, held_idle = 0, 0, 0, 0, 0
+    rep = 0
+    status = RUNNING
+    rebuilds = 0
+    s = 0
+    while s < slices:
+        t0 = s * K
+        if cur == 0:  # a period boundary: act on the workload changes
+            while nxt < n and jobs.arrival[nxt] <= t0:
+                nxt += 1
+                changed = True
+            if changed:
+                count = 0
+                for j in range(nxt):
+                    if jobs.end[j] < 0:
+                        active[count] = j
+                        count += 1
+                if count > cap:
+                    status = OVER_CAP
+                    break
+                rows = _pack(active, count, jobs, mach, packing)
+                assigned = 0
+                barriers = False
+                for a in range(count):
+                    assigned += jobs.width[active[a]]
+                    barriers = barriers or jobs.cls[active[a]] == SYNC
+                if indexed:
+                    _index_columns(rows, tasks, mach, fpar, ipar)
+                rebuilds += 1
+                changed = False
+        row = cur
+        idle0 = idle
+        for p in range(P):
+            run[p] = -1
+            mach.skip[p] = 0
+            obs[p, 0] = 0
+            obs[p, 1] = 0
+            obs[p, 2] = 0
+            obs[p, 3] = 0
+            if 0 <= s - s_from < nown:
+                owner[s - s_from, p] = mat[row, p] if rows > 0 else -1
+        if not barriers:
+            for p in range(P):
+                i_d, e_d, b_d, ended = _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar,
+                                                 rec, t_from, local)
+                idle += i_d
+                empty += e_d
+                busy += b_d
+                changed = changed or ended
+        else:
+            for k in range(K):
+                t = t0 + k
+                for p in range(P):
+                    g = mat[row, p] if rows > 0 else -1
+                    x = -1
+                    if g >= 0:
+                        st = task_status(g, t, tasks, jobs, pool, fpar, det)
+                        if st == READY:
+                            x = g
+                        elif st != DONE:
+                            obs[p, st] += 1
+                    else:
+                        empty += 1
+                    if x < 0:
+                        c = run[p]
+                        if c >= 0 and task_status(c, t, tasks, jobs, pool, fpar, det) == READY:
+                            x = c
+                        else:
+                            x = local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
+                            run[p] = x
+                    else:
+                        obs[p, 0] += 1
+                    if 0 <= t - t_from < nrec:
+                        rec[t - t_from, p] = x
+                    if x < 0:
+                        idle += 1
+                        continue
+                    busy += 1
+                    obs[p, 3] += 1
+                    if _step(x, t, tasks, jobs, pool, fpar, det):
+                        changed = True
+        if rows > 0:
+            held += P * K
+            held_idle += idle - idle0
+            for p in range(P):
+                g = mat[row, p]
+                if g >= 0:
+                    _grade(g, obs, p, tasks, fpar, K)
+                    if indexed:
+                        reorder(p, row, local_priority(g, tasks, fpar, ipar), mach)
+        task_slices += assigned
+        for p in range(P):
+            if obs[p, 3] == 0:
+                idle_slots += 1
+        cur += 1
+        if cur >= rows:
+            cur = 0
+        s += 1
+        while rep < report.shape[0] and report[rep] <= s * K:
+            out[rep, O_IDLE] = idle
+            out[rep, O_EMPTY] = empty
+            out[rep, O_BUSY] = busy
+            out[rep, O_HELD] = held
+            out[rep, O_HELD_IDLE] = held_idle
+            out[rep, O_IDLE_SLOTS] = idle_slots
+            out[rep, O_TASK_SLICES] = task_slices
+            rep += 1
+    ist[S_STATUS] = status
+    ist[S_SLICES] = s
+    ist[S_REBUILDS] = rebuilds
+    return s
