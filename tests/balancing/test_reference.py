@@ -87,6 +87,7 @@ CASES = {
     "central_dispatcher": [
         ({"dispatcher": 1}, {"dispatcher": 1}),
         ({"low_threshold": 0, "which": "oldest"}, {"low": 0, "oldest": True}),
+        ({"service": 0.375}, {"service": 0.375}),
     ],
 }
 

@@ -192,14 +192,16 @@ def _machine(tasks, dist, costs, bus):
     return _Machine(tasks, dist, costs, bus)
 
 
-def central_dispatcher(tasks, dist, costs, *, bus=False, dispatcher=0, low=1, oldest=False):
-    """The central job dispatcher (its module docstring, ``service`` = 0).
+def central_dispatcher(tasks, dist, costs, *, bus=False, dispatcher=0, low=1, oldest=False, service=0.0):
+    """The central job dispatcher (its module docstring); ``service`` > 0: a single FIFO server.
 
     ``tasks`` = (life, parent, spawn_age, home, release) lists; ``dist`` the hop
     matrix (list of lists); ``costs`` as :class:`_Machine`'s. Returns the outcome dict.
     """
     m = _machine(tasks, dist, costs, bus)
     table, reported, pending = [0] * m.pes, [-1] * m.pes, [False] * m.pes
+    waiting = []  # service > 0: [kind, PE, load] in arrival order
+    busy_until = [0.0]
 
     def order(t, giver, asker, k):
         give = min(k, m.load(giver) - 1)
@@ -225,18 +227,39 @@ def central_dispatcher(tasks, dist, costs, *, bus=False, dispatcher=0, low=1, ol
         else:
             m.send(t, dispatcher, asker, ("decision", k))
 
+    def handle(t, kind, src, load):
+        if kind == "state":
+            table[src] = load
+        else:
+            decide(t, src)
+
+    def serve(t):
+        """Each queued message in turn, ``service`` slices each, while the dispatcher is free at t."""
+        while waiting and busy_until[0] <= t:
+            kind, src, load = waiting.pop(0)
+            busy_until[0] = max(busy_until[0], t) + service
+            if m.cpu:
+                m.debt[dispatcher] += service
+            handle(t, kind, src, load)
+
     def receive(t, src, dst, message):
         kind = message[0]
-        if kind == "state":
-            table[src] = message[1]
-        elif kind == "request":
-            decide(t, src)
+        if kind in ("state", "request"):
+            load = message[1] if kind == "state" else 0
+            queued = [w for w in waiting if w[0] == "state" and w[1] == src]
+            if service <= 0:
+                handle(t, kind, src, load)
+            elif kind == "state" and queued:
+                queued[0][2] = load  # the newer state replaces the one still waiting
+            else:
+                waiting.append([kind, src, load])
         elif kind == "order":
             order(t, dst, message[1], message[2])
         elif kind == "decision" and message[1] == 0 or kind == "note":
             pending[dst] = False
 
     def tick(t):
+        serve(t)
         for i in range(m.pes):
             load = m.load(i)
             if load != reported[i]:
