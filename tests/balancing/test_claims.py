@@ -120,8 +120,9 @@ NOW_LOWEST = ("measured (32,000 tasks; mesh/hypercube/fully connected/workstatio
               "0.902/0.882/0.900/0.886, diffusion 0.913/0.917/0.693/0.763, CJD 0.955/0.955/0.955/0.957, "
               "RoC 0.905/0.905/0.905/0.906; in tables 3-4 too gradient and diffusion do better on "
               "workstations than on some point-to-point network. Cause: the shared medium carries "
-              "seven messages a slice and is never the bottleneck, so it costs no more than a "
-              "point-to-point network, where every delay rounds up to one slice; diffusion loses most "
+              "seven messages a slice and is busy at most a third of the time (the dispatcher's "
+              "reports; 2-22% for the others), so it costs no more than a point-to-point network, "
+              "where every delay rounds up to one slice; diffusion loses most "
               "on the fully connected network, where it has fifteen neighbours to exchange with")
 CJD_WORST = ("measured: the central dispatcher is the best policy in every cell (table2 0.955-0.957, "
              "table3 0.981-0.986, table4 0.947-0.952), not the worst. Cause: " + CHEAP + "; its PE "
