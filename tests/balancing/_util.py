@@ -14,9 +14,10 @@ TOPOLOGIES = ("mesh", "hypercube", "fully_connected", "workstations")
 
 
 def system(topology: str = "mesh", pes: int = 16, **costs: Any) -> dict[str, Any]:
-    """A ``system`` section; ``costs`` override latency, overhead, task_transfer, cpu_overhead."""
+    """A ``system`` section; ``costs`` override the communication options (latency, overhead, ...)."""
     section = {"topology": topology, "pes": pes, "rows": None, "cols": None, "path": None,
-               "latency": 0.1, "overhead": 0.02, "task_transfer": 1.0, "cpu_overhead": True}
+               "latency": 0.1, "overhead": 0.02, "task_transfer": 0.0, "cpu_overhead": True,
+               "medium_hold": "exact"}
     section.update(costs)
     return section
 

@@ -25,7 +25,9 @@ Communication (``_machine``): a message over ``h`` hops arrives
 ``ceil(h (latency + 2 overhead))`` slices after it is sent; a migration of
 ``k`` tasks ``ceil(h (latency + 2 overhead + k task_transfer))``. On the shared
 medium of ``workstations`` every transmission (one hop) waits for the medium
-(``bus_free``) and holds it for its duration; a broadcast is one transmission
+(``bus_free``, a time that may lie within a slice) and holds it for its
+duration (``medium_hold: whole_slices``: rounded up to whole slices); it
+arrives at the first slice boundary after its end. A broadcast is one transmission
 there, one message per neighbour elsewhere. A message arrives at ``t`` at the
 earliest, so it is handled at the next slice. Tasks in transit belong to no
 PE (they neither run nor count in any load). A PE's *load* is the number of
@@ -74,7 +76,7 @@ ERRORS = {ERR_POOL: "message pool full", ERR_TWICE: "a task finished twice",
 
 Sim = namedtuple("Sim", [
     # machine
-    "P", "N", "dist", "nbr_ptr", "nbr", "bus", "latency", "overhead", "transfer", "cpu",
+    "P", "N", "dist", "nbr_ptr", "nbr", "bus", "bus_whole", "latency", "overhead", "transfer", "cpu",
     # tasks (static)
     "life", "child_ptr", "child", "child_age", "roots", "release", "home",
     # tasks (dynamic)
@@ -114,7 +116,8 @@ def make_sim(machine: Machine, tasks: TaskSet) -> Sim:
     t_max = 20 * (tasks.total_work + int(tasks.release.max(initial=0))) + 100_000
     pool = [np.zeros(cap, dtype=np.int64) for _ in range(15)]
     return Sim(
-        p, n, machine.dist, machine.nbr_ptr, machine.nbr, int(machine.bus), machine.latency,
+        p, n, machine.dist, machine.nbr_ptr, machine.nbr, int(machine.bus), int(machine.whole_slices),
+        machine.latency,
         machine.overhead, machine.task_transfer, int(machine.cpu_overhead),
         tasks.life, ptr, child, child_age, roots, tasks.release, tasks.home,
         tasks.life.copy(), np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1, np.int64),
@@ -123,7 +126,7 @@ def make_sim(machine: Machine, tasks: TaskSet) -> Sim:
         np.full(p, -1, np.int64), np.zeros(p, np.int64), np.zeros(p), np.zeros(p, np.int64),
         np.zeros(p, np.int64), np.zeros(p, np.int64), np.full(p, -1, np.int64),
         np.full(p, -1, np.int64), np.full(p, -1, np.int64),
-        np.zeros(n, np.int64), _one(), *pool[:8], _one(), *pool[8:], _one(),
+        np.zeros(n, np.int64), _one(), *pool[:8], _one(), *pool[8:], _one(np.float64),
         _one(), _one(), _one(), _one(), _one(), _one(), _one(), _one(), _one(), t_max,
     )
 
@@ -161,12 +164,18 @@ def q_remove(S, pe, k):
 
 @numba.njit(cache=True, **NO_REFCOUNT)
 def _arrival(S, t, hops, slices):
-    """When a transmission of ``slices`` per hop over ``hops`` hops sent at ``t`` arrives."""
+    """When a transmission of ``slices`` per hop over ``hops`` hops sent at ``t`` arrives.
+
+    On the shared medium the transmission starts when the medium is free
+    (``bus_free``, a time within a slice) and holds it for ``slices``
+    (``bus_whole``: rounded up to whole slices); it arrives at the first slice
+    boundary after it ends.
+    """
     if S.bus == 1:
-        duration = int(math.ceil(slices - 1e-9))
-        start = max(t, S.bus_free[0])
-        S.bus_free[0] = start + duration
-        return start + duration
+        duration = math.ceil(slices - 1e-9) if S.bus_whole == 1 else slices
+        end = max(float(t), S.bus_free[0]) + duration
+        S.bus_free[0] = end
+        return int(math.ceil(end - 1e-9))
     return t + int(math.ceil(hops * slices - 1e-9))
 
 

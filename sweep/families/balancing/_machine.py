@@ -8,7 +8,7 @@ network of workstations. ``point.system`` (``conf/system/lb_*.yaml``):
     ``mesh`` (``rows`` × ``cols``, null: the most nearly square factorisation of
     ``pes``), ``hypercube`` (``pes`` a power of two), ``fully_connected``,
     ``workstations`` (one shared medium: every pair one hop apart, one transfer
-    on the medium at a time), ``ring``, or ``file`` (``path``: an edge list,
+    on the medium at a time, ``medium_hold``), ``ring``, or ``file`` (``path``: an edge list,
     one ``u v`` pair of PE numbers 0..P-1 per line, ``#`` comments).
 ``pes``
     P (16 in the paper).
@@ -19,7 +19,18 @@ network of workstations. ``point.system`` (``conf/system/lb_*.yaml``):
     4·overhead)``, the network-delay formula of the authors' RoC papers
     (Campos & Scherson 2000). The values are RECONSTRUCTED (0.1 and 0.02 slices).
 ``task_transfer``
-    Extra slices per task and hop of a migration (RECONSTRUCTED: 1).
+    Extra slices per task and hop of a migration. The published formula has
+    none: ND, "the time from a request to the reception of load", is
+    ``h × (2·latency + 4·overhead)``, so the load comes back in the time of one
+    message (0, the default). 1 slice per task and hop is the RECONSTRUCTED
+    alternative (distance and batch size then cost migrations).
+``medium_hold``
+    How long a transmission holds the shared medium of ``workstations``:
+    ``exact``, its duration (``latency + 2·overhead``, plus the tasks'
+    ``task_transfer``), so that several short messages share one slice, as
+    the formula's fractions of a slice say; ``whole_slices`` (RECONSTRUCTED,
+    the first version of this model): its duration rounded up to whole
+    slices, so the medium carries at most one message per slice.
 ``cpu_overhead``
     true: each message sent or received also costs its PE ``overhead`` slices
     of CPU, taken from the tasks it runs (the LogP reading of "overhead",
@@ -50,6 +61,7 @@ class Machine:
     nbr_ptr: np.ndarray  # (P + 1,) int64
     nbr: np.ndarray  # neighbours of PE i: nbr[nbr_ptr[i]:nbr_ptr[i + 1]]
     bus: bool
+    whole_slices: bool  # the shared medium is held in whole slices (``medium_hold``)
     latency: float
     overhead: float
     task_transfer: float
@@ -80,8 +92,11 @@ class Network:
     path: str | None = None
     latency: float = param(0.1, ge=0, unit="slices", doc="RECONSTRUCTED: per hop")
     overhead: float = param(0.02, ge=0, unit="slices", doc="RECONSTRUCTED: per message end")
-    task_transfer: float = param(1.0, ge=0, unit="slices", doc="RECONSTRUCTED: per task migrated")
+    task_transfer: float = param(0.0, ge=0, unit="slices",
+                                 doc="per task and hop migrated (0: the published ND formula)")
     cpu_overhead: bool = True
+    medium_hold: str = param("exact", choices=("exact", "whole_slices"),
+                             doc="workstations: a transmission holds the medium its duration | whole slices")
 
 
 def _mesh_shape(network: Network, p: int) -> tuple[int, int]:
@@ -169,4 +184,5 @@ def machine_of(system: Mapping[str, Any]) -> Machine:
     ptr = np.zeros(p + 1, dtype=np.int64)
     ptr[1:] = np.cumsum([len(a) for a in adjacency])
     nbr = np.array([v for a in adjacency for v in sorted(a)], dtype=np.int64)
-    return Machine(topology, dist, ptr, nbr, topology == "workstations", latency, overhead, transfer, cpu)
+    return Machine(topology, dist, ptr, nbr, topology == "workstations",
+                   network.medium_hold == "whole_slices", latency, overhead, transfer, cpu)

@@ -18,12 +18,21 @@ table (lowest number among equals); if ``table[m] − table[r] >= 2`` it orders
 ``m`` sends ``min(k, load − 1)`` tasks with a note, or a note that it had
 none; ``r``'s request ends with the note, or with a decision of zero tasks.
 
-``service`` > 0 makes the dispatcher a single server: the state messages and
-requests it receives wait in one FIFO queue (a PE's newer state replaces its
-older one still queued) and each takes ``service`` slices of the dispatcher
-PE's CPU (the centralised bottleneck of §1.2); 0, the
-default, handles every message as it arrives at the cost of the ordinary
-per-message overhead only.
+``service`` > 0 makes the dispatcher a single server (the centralised
+bottleneck of §1.2): the state messages and requests it receives wait in one
+FIFO queue (a PE's newer state replaces its older one still queued) and each
+takes ``service`` slices of the dispatcher PE's CPU, one after another; a
+message is handled at the start of a slice in which the dispatcher is free,
+so at most one a slice (a ``service`` below one slice costs that much CPU
+but serves no faster: serving several a slice lets the idle PEs' repeated
+requests take all of the dispatcher's CPU once ``(P − 1)(service +
+overhead) >= 1``, and the run never ends). 0, the default, handles every
+message as it arrives at the cost of the ordinary per-message overhead only.
+At the default costs serialising at ``overhead`` a message would change little: the dispatcher
+receives at most one state message and one request from each other PE in a
+slice, and handling them one at a time at ``overhead`` each takes at most
+``2 (P − 1) overhead`` = 0.6 slice (P = 16, overhead 0.02), so every one is
+still handled in the slice it arrived in.
 
 RECONSTRUCTED (docs/ipg00-balancing.md): ``dispatcher`` = PE 0, ``service`` = 0,
 ``low_threshold`` = 1 task, the halving rule for ``k``, and which tasks move
@@ -138,7 +147,12 @@ def _enqueue(C, kind, src, a):
 
 @numba.njit(cache=True, **NO_REFCOUNT)
 def _serve_queue(t, S, C):
-    """With ``service`` > 0: handle queued messages while the dispatcher is free at ``t``."""
+    """With ``service`` > 0: handle queued messages while the dispatcher is free at ``t``.
+
+    ``free`` is when the dispatcher finishes the message it handles: once it
+    is past ``t`` the rest wait for a later slice, so at most one message
+    starts a slice whatever ``service`` (module docstring).
+    """
     cap = C.q_kind.shape[0]
     while C.q_head[0] < C.q_tail[0] and C.free[0] <= t:
         x = C.q_head[0] % cap
