@@ -3,8 +3,9 @@
 An arriving job is configured for ``min(N_j, w/(S + w)·P)`` processors with
 ``w = min(pws_j, P)`` and ``S`` the sum of the configured sizes of the jobs
 already in the system; the size is rounded to the nearest integer, at least 1
-(rounding not printed: a choice). Slices:
-:func:`sweep.families.malleable._slices.time_slice`. ``repartition_overhead``
+(rounding not printed: a choice). Slices, and when the schedule is made
+(``reschedule``: at slice boundaries, the paper's, or at every event):
+:mod:`sweep.families.malleable._slices`. ``repartition_overhead``
 (§4.3) is charged when a job runs on fewer processors than its size (the one
 job that does not fit) or back on its size after that.
 """
@@ -36,4 +37,5 @@ def _kernel(columns, options, state, batches, scalars, work):
 
 
 POLICY = malleable_policy("fb_pws", params=Quantum, kernel=_kernel, workspace=_slices.workspace,
-                          naive="fb_pws", examples=({}, {"repartition_overhead": 5.0}))
+                          naive="fb_pws", examples=({}, {"repartition_overhead": 5.0}, {"reschedule": "every_event"},
+                                    {"reschedule": "every_event", "repartition_overhead": 5.0}))
