@@ -47,6 +47,7 @@ from numba import njit
 
 from sweep.families.malleable._core import SLICE, by_acquired
 
+
 class SliceWork(NamedTuple):
     """Work arrays of the FB hooks, allocated by the caller (the loop may not allocate)."""
 
