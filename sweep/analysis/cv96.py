@@ -60,6 +60,7 @@ def ratio_interval(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataA
     (``mean_response_hw90``: the control-variate interval where the preset uses
     one), as if the two were independent: with common random numbers they are
     positively correlated, so the true interval of the ratio is narrower.
+    EQS over itself (without overhead) is exactly 1, half-width 0.
     With replications, the means over them and their half-widths over √count.
     """
     response, halfwidth = ds["mean_response"], ds["mean_response_hw90"]
@@ -74,8 +75,11 @@ def ratio_interval(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataA
                                          for x in (base, base_hw, base_saturated))
     ratio = response / base
     relative = np.sqrt((halfwidth / response) ** 2 + (base_hw / base) ** 2)
+    is_base = ratio["policy"] == "eqs"  # EQS over itself: exactly 1
+    if "repartition_overhead" in ratio.dims:
+        is_base = is_base & (ratio["repartition_overhead"] == 0.0)
     base_saturated, _ = xr.broadcast(base_saturated, saturated)
-    return ratio, ratio * relative, saturated, base_saturated
+    return ratio, (ratio * relative).where(~is_base, 0.0), saturated, base_saturated
 
 
 def _panel_title(dim: str, value) -> str:

@@ -260,7 +260,7 @@ def test_fig10_relative_performance_unchanged_by_the_5s_overhead(workload):
 
 @pytest.mark.parametrize("workload", ["cv96_fig10a", "cv96_fig10b"])
 @pytest.mark.parametrize("policy", ["eqs", "eqs_pws", pytest.param("fb_pws", marks=pytest.mark.xfail(
-    strict=True, reason="measured (20,000 jobs): 0.807 (10a), 0.803 (10b) with the 5 s overhead at 30 "
+    strict=True, reason="measured (40,000 jobs): 0.807 (10a), 0.803 (10b) with the 5 s overhead at 30 "
                         "jobs/hour: FB-PWS's sizes, fixed at arrival, leave processors idle once the jobs "
                         "present then have left, where equipartition would use them (offered λW/P = "
                         "0.69; the paper's range is for all its policies)"))])

@@ -61,7 +61,7 @@ def test_ratio_interval_combines_the_relative_half_widths():
     ratio, halfwidth, saturated, base = cv96.ratio_interval(ds)
     np.testing.assert_allclose(ratio.sel(policy="fb_pws"), 1.2)
     np.testing.assert_allclose(halfwidth.sel(policy="fb_pws"), 1.2 * np.hypot(0.1, 0.05))
-    np.testing.assert_allclose(halfwidth.sel(policy="eqs"), np.hypot(0.1, 0.1))
+    np.testing.assert_allclose(halfwidth.sel(policy="eqs"), 0.0)  # EQS over itself: exactly 1
     assert not saturated.any() and not base.any()
 
 
