@@ -111,13 +111,42 @@ def test_fig9a_eqs_saturates_before_fb_pws():
     assert holds, words
 
 
-@pytest.mark.parametrize(("preset", "sel"), [("cv96_fig8", {"demand_scv": 25.0}),
-                                             ("cv96_fig8", {"demand_scv": 900.0}),
-                                             ("cv96_fig9a", {})], ids=["fig8-C_W=5", "fig8-C_W=30", "fig9a"])
+CASES = [("cv96_fig8", {"demand_scv": 25.0}), ("cv96_fig8", {"demand_scv": 900.0}), ("cv96_fig9a", {})]
+IDS = ["fig8-C_W=5", "fig8-C_W=30", "fig9a"]
+
+
+@pytest.mark.parametrize(("preset", "sel"), CASES, ids=IDS)
 def test_eqs_pws_avoids_the_early_saturation_of_eqs(preset, sel):
     """§5: "EQS-PWS avoids the early saturation of EQS in systems with a large fraction of very
-    inefficient jobs" (§4.2: it does not saturate before FB-PWS): EQS-PWS saturates before neither."""
+    inefficient jobs": EQS-PWS does not saturate before EQS."""
     ds = dataset(preset, ["eqs", "eqs_pws", "fb_pws"], LOADS)
-    for other in ("eqs", "fb_pws"):
-        holds, words = saturates_before(ds, "eqs_pws", other, **sel)
-        assert not holds, words
+    holds, words = saturates_before(ds, "eqs_pws", "eqs", **sel)
+    assert not holds, words
+
+
+FIG9A_BEHIND = pytest.mark.xfail(strict=True, reason=(
+    "measured (full runs, FB-PWS at slice boundaries, 10 s quantum): EQS-PWS / FB-PWS = 1.02, 1.08, "
+    "1.65 ± 0.14 at ρ = 0.8, 0.9, 0.95, neither flagged (at every event: 1.08, 1.13, 1.75): FB-PWS's "
+    "least-acquired-first slices favour the many small jobs when most jobs are very inefficient; "
+    "with a 50–100 s quantum FB-PWS falls behind EQS-PWS at ρ = 0.9 but not at 0.95 "
+    "(reproduction/cv96.md)"))
+
+
+@pytest.mark.parametrize(("preset", "sel"), [*CASES[:2], pytest.param(*CASES[2], marks=FIG9A_BEHIND)],
+                         ids=IDS)
+def test_eqs_pws_as_well_as_or_better_than_fb_pws_at_high_load(preset, sel):
+    """§5: "For the workloads examined, EQS-PWS always performs as well as or better than EQS and
+    FB-PWS": at ρ = 0.8–0.95 EQS-PWS is no more than 2% behind FB-PWS beyond the CI, and does not
+    saturate before it."""
+    ds = dataset(preset, ["eqs", "eqs_pws", "fb_pws"], LOADS)
+    holds, words = saturates_before(ds, "eqs_pws", "fb_pws", **sel)
+    assert not holds, words
+    ratio, hw, _, _ = cv96.ratio_interval(ds)
+
+    def at(x, policy, load):
+        return float(x.sel(policy=policy, load=load, **sel).squeeze())
+
+    for load in LOADS:
+        pws, pws_hw, fb, fb_hw = (at(x, p, load) for p in ("eqs_pws", "fb_pws") for x in (ratio, hw))
+        behind, rel = pws / fb, np.hypot(pws_hw / pws, fb_hw / fb)
+        assert behind * (1 - rel) <= 1.02, f"ρ = {load}: EQS-PWS / FB-PWS = {behind:.3f} ± {behind * rel:.3f}"
