@@ -115,25 +115,44 @@ CASES = [("cv96_fig8", {"demand_scv": 25.0}), ("cv96_fig8", {"demand_scv": 900.0
 IDS = ["fig8-C_W=5", "fig8-C_W=30", "fig9a"]
 
 
-@pytest.mark.parametrize(("preset", "sel"), CASES, ids=IDS)
+@pytest.mark.parametrize(("preset", "sel"), [*CASES[:1], pytest.param(*CASES[1], marks=pytest.mark.xfail(
+    strict=True, reason="measured (full runs): EQS-PWS flagged saturated at ρ = 0.95 with EQS (FB-PWS not; "
+                        "EQS-PWS / EQS = 0.91 ± 0.06 at 0.9); the Dataset does not record whether the "
+                        "2000-job cap or the growth test set the flag")), CASES[2]], ids=IDS)
 def test_eqs_pws_avoids_the_early_saturation_of_eqs(preset, sel):
     """§5: "EQS-PWS avoids the early saturation of EQS in systems with a large fraction of very
-    inefficient jobs": EQS-PWS does not saturate before EQS."""
+    inefficient jobs": at ρ = 0.9 and 0.95, EQS-PWS is not flagged where EQS is, and where EQS is
+    not flagged EQS-PWS is below it beyond the CI."""
     ds = dataset(preset, ["eqs", "eqs_pws", "fb_pws"], LOADS)
-    holds, words = saturates_before(ds, "eqs_pws", "eqs", **sel)
-    assert not holds, words
+    ratio, hw, _, _ = cv96.ratio_interval(ds)
+    eqs, pws = flagged(ds, "eqs", **sel), flagged(ds, "eqs_pws", **sel)
+    for k, load in enumerate(ds["load"].values):
+        if load < BELOW:
+            continue
+        if eqs[k]:
+            assert not pws[k], f"ρ = {load}: EQS-PWS flagged with EQS"
+        else:
+            r, h = (float(x.sel(policy="eqs_pws", load=load, **sel).squeeze()) for x in (ratio, hw))
+            assert r + h < 1.0, f"ρ = {load}: EQS-PWS / EQS = {r:.3f} ± {h:.3f}"
 
 
-FIG9A_BEHIND = pytest.mark.xfail(strict=True, reason=(
-    "measured (full runs, FB-PWS at slice boundaries, 10 s quantum): EQS-PWS / FB-PWS = 1.02, 1.08, "
-    "1.65 ± 0.14 at ρ = 0.8, 0.9, 0.95, neither flagged (at every event: 1.08, 1.13, 1.75): FB-PWS's "
-    "least-acquired-first slices favour the many small jobs when most jobs are very inefficient; "
-    "with a 50–100 s quantum FB-PWS falls behind EQS-PWS at ρ = 0.9 but not at 0.95 "
-    "(reproduction/cv96.md)"))
+BEHIND = {
+    "fig8-C_W=5": "measured (full runs, FB-PWS at slice boundaries, 10 s quantum): EQS-PWS / FB-PWS = "
+                  "1.05 at ρ = 0.9, 1.12 ± 0.07 at 0.95, neither flagged: EQS-PWS degrades faster at the "
+                  "top (at every event FB-PWS is further ahead)",
+    "fig8-C_W=30": "measured (full runs): EQS-PWS flagged saturated at ρ = 0.95, FB-PWS not (both "
+                   "reschedule choices); EQS-PWS / FB-PWS = 0.81 at 0.9",
+    "fig9a": "measured (full runs, FB-PWS at slice boundaries, 10 s quantum): EQS-PWS / FB-PWS = 1.02, "
+             "1.08, 1.65 ± 0.14 at ρ = 0.8, 0.9, 0.95, neither flagged (at every event: 1.08, 1.13, "
+             "1.75): FB-PWS's least-acquired-first slices favour the many small jobs when most jobs are "
+             "very inefficient; with a 50–100 s quantum FB-PWS falls behind EQS-PWS at ρ = 0.9 but not "
+             "at 0.95 (reproduction/cv96.md)",
+}
 
 
-@pytest.mark.parametrize(("preset", "sel"), [*CASES[:2], pytest.param(*CASES[2], marks=FIG9A_BEHIND)],
-                         ids=IDS)
+@pytest.mark.parametrize(("preset", "sel"), [
+    pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason=BEHIND[name]))
+    for case, name in zip(CASES, IDS, strict=True)], ids=IDS)
 def test_eqs_pws_as_well_as_or_better_than_fb_pws_at_high_load(preset, sel):
     """§5: "For the workloads examined, EQS-PWS always performs as well as or better than EQS and
     FB-PWS": at ρ = 0.8–0.95 EQS-PWS is no more than 2% behind FB-PWS beyond the CI, and does not
