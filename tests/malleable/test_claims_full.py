@@ -81,6 +81,28 @@ LOADS = [0.8, 0.9, 0.95]
 
 
 @pytest.mark.parametrize("scv", [25.0, 900.0], ids=["C_W=5", "C_W=30"])
+def test_fig5_fb_pws_competitive_with_eqs_throughout(scv):
+    """§4.1: "FB-PWS is competitive with EQS throughout the range of offered load": within 20% of
+    EQS at every load, up to the CI (the reading of ``test_claims.py``). On full runs because at
+    C_W = 30 a 10^5-job run puts FB-PWS at 1.22–1.35× EQS (half of the work is in 0.06% of the
+    jobs) where the full runs measure 1.02–1.18."""
+    ds = dataset("cv96_fig5", ["eqs", "fb_pws"], [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95])
+    ratio, hw, _, _ = cv96.ratio_interval(ds)
+    for load in ds["load"].values:
+        r, h = (float(x.sel(policy="fb_pws", load=load, demand_scv=scv).squeeze()) for x in (ratio, hw))
+        assert r - h <= 1.2 and r + h >= 0.8, f"ρ = {load}: FB-PWS / EQS = {r:.3f} ± {h:.3f}"
+
+
+@pytest.mark.parametrize("scv", [
+    pytest.param(25.0, marks=pytest.mark.xfail(strict=True, reason=(
+        "measured (full runs): no policy flagged on the grid; EQS / FB-PWS = 1.23 at ρ = 0.9 and "
+        "1.22 ± 0.07 at 0.95 (1.11 at 0.8): EQS degrades first, but the gap stops widening at the top "
+        "of the paper's grid, so no earlier saturation point is seen there"))),
+    pytest.param(900.0, marks=pytest.mark.xfail(strict=True, reason=(
+        "measured (full runs): no policy flagged; EQS / FB-PWS = 0.97 at ρ = 0.9, 0.93 ± 0.06 at 0.95: "
+        "FB-PWS slightly behind. Figure 8's run of the same workload (other random numbers) flags EQS "
+        "at 0.95 and not FB-PWS: at C_W = 30 the flags are decided by a few huge jobs")))],
+    ids=["C_W=5", "C_W=30"])
 def test_fig5_eqs_saturates_slightly_before_fb_pws(scv):
     """§4.1: "the system with the EQS policy saturates at a slightly earlier point than the FB-PWS system"."""
     ds = dataset("cv96_fig5", ["eqs", "fb_pws"], LOADS)
