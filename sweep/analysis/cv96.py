@@ -143,9 +143,14 @@ def draw(ds: xr.Dataset, title: str, xlabel: str) -> dict:
         if "repartition_overhead" in base.dims:
             base = base.isel(repartition_overhead=0)
         for load in r["load"].values[base.values]:
+            at = sat.sel(load=load)
+            if "repartition_overhead" in at.dims:
+                at = at.any("repartition_overhead")
+            names = ", ".join(LABELS.get(str(p), str(p)).split(",")[0] for p in r["policy"].values[at.values])
             ax.axvline(load, color="red", ls=":", lw=1.5)
-            ax.text(load, 0.98, " EQS flagged saturated:\n no ratio", color="red", fontsize=7, va="top",
-                    ha="right", transform=blended_transform_factory(ax.transData, ax.transAxes))
+            ax.text(load, 0.98, f"flagged saturated: {names};\nno ratio to EQS here ", color="red",
+                    fontsize=7, va="top", ha="right",
+                    transform=blended_transform_factory(ax.transData, ax.transAxes))
         ax.axhline(1.0, color="grey", lw=0.5)
         ax.set_ylim(top=top)
         ax.set_xlabel(xlabel)

@@ -80,6 +80,7 @@ def test_saturated_points_are_crosses_and_a_saturated_eqs_a_marked_load():
     assert any("saturated" in t.get_text() for t in left.get_legend().get_texts())
     assert not [line for line in right.lines if line.get_marker() == "x"]
     assert [line.get_xdata()[0] for line in right.lines if line.get_linestyle() == ":"] == [0.95]
+    assert any("flagged saturated: EQS;" in t.get_text() for t in right.texts)
     assert any("90% CI" in t.get_text() for t in fig.texts)  # the caption states the level
     labels = [t.get_text() for t in left.get_legend().get_texts()]
     assert "EQS" in labels and "FB-PWS" in labels
