@@ -191,3 +191,13 @@ def test_eqs_pws_as_well_as_or_better_than_fb_pws_at_high_load(preset, sel):
         pws, pws_hw, fb, fb_hw = (at(x, p, load) for p in ("eqs_pws", "fb_pws") for x in (ratio, hw))
         behind, rel = pws / fb, np.hypot(pws_hw / pws, fb_hw / fb)
         assert behind * (1 - rel) <= 1.02, f"ρ = {load}: EQS-PWS / FB-PWS = {behind:.3f} ± {behind * rel:.3f}"
+
+
+@pytest.mark.parametrize("preset", ["cv96_fig10a", "cv96_fig10b"])
+def test_fig10_utilisation_82_to_85_percent_at_30_jobs_per_hour(preset):
+    """§4.3: "The system utilization at arrival rate of 30 jobs/hour is 82%-85%" — with the 5 s
+    overhead, every policy of the figure (±1 point: the paper rounds to whole percents)."""
+    ds = dataset(preset, ["eqs", "eqs_pws", "fb_pws"], [30.0])
+    for policy in ("eqs", "eqs_pws", "fb_pws"):
+        u = float(_point(ds, policy, load=30.0, repartition_overhead=5.0)["utilization"])
+        assert 0.81 <= u <= 0.86, f"{policy}: {u:.3f}"
