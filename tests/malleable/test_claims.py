@@ -204,8 +204,9 @@ def test_eqs_avg_about_the_same_as_eqs():
     ("cv96_fig5", 25.0),
     pytest.param("cv96_fig5", 900.0, marks=pytest.mark.xfail(strict=True, reason=(
         "measured (10^5 jobs): EQS-PWS / EQS = 1.044 ± 0.013 at ρ = 0.5 with C_W = 30 (full runs: "
-        "1.01–1.05 at ρ ≤ 0.6): phase one caps each job at pws < N_j, which at low load leaves "
-        "processors to phase two that EQS would have given at once; the paper: never worse"))),
+        "1.01–1.05 at ρ ≤ 0.6): with few jobs present, the two-phase split gives the jobs whose "
+        "pws < N_j less than EQS's equal share (phase two spreads the rest equally); cause not "
+        "isolated; the paper: never worse"))),
     ("cv96_fig9a", None), ("cv96_fig9b", None)], ids=["fig8-C_W=5", "fig8-C_W=30", "fig9a", "fig9b"])
 def test_eqs_pws_as_well_as_or_better_than_eqs(workload, scv):
     """§4.2, §5: "EQS-PWS always performs as well as or better than EQS" (Figures 8, 9)."""

@@ -167,8 +167,8 @@ BEHIND = {
     "fig9a": "measured (full runs, FB-PWS at slice boundaries, 10 s quantum): EQS-PWS / FB-PWS = 1.02, "
              "1.08, 1.65 ± 0.14 at ρ = 0.8, 0.9, 0.95, neither flagged (at every event: 1.08, 1.13, "
              "1.75): FB-PWS's least-acquired-first slices favour the many small jobs when most jobs are "
-             "very inefficient; with a quantum of 30 s or more FB-PWS falls behind EQS-PWS at ρ = 0.9 but not "
-             "at 0.95 (reproduction/cv96.md)",
+             "very inefficient; with a quantum of 30 s or more FB-PWS falls behind EQS-PWS at ρ = 0.9 "
+             "but not at 0.95 (reproduction/cv96.md)",
 }
 
 
