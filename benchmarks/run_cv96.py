@@ -7,7 +7,11 @@ time, the points whose 90% CI met ±5% of the mean (the control-variate mean whe
 says so) among those not marked saturated, their median relative half-width, and the most jobs
 one point measured.
 
-    python benchmarks/run_cv96.py [--out cv96_runs] [--only cv96_fig6a,cv96_fig9a]
+    python benchmarks/run_cv96.py [--out cv96_runs] [--only cv96_fig6a,cv96_fig9a] \
+        [--set engine.backend=serial ...]
+
+``--set`` adds a command-line override to every preset (the full-precision runs of
+``reproduction/cv96.md`` use ``engine.backend=serial``, one point at a time, under ``nice``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import xarray as xr
 import sweep
 
 PRESETS = ["cv96_fig5", "cv96_fig6a", "cv96_fig6b", "cv96_fig7a", "cv96_fig7b", "cv96_fig8",
-           "cv96_fig9a", "cv96_fig9b", "cv96_fig10a", "cv96_fig10b", "cv96_fig11"]
+           "cv96_fig9a", "cv96_fig9b", "cv96_fig10a", "cv96_fig10b", "cv96_fig11",
+           "cv96_fig6a_cwn2", "cv96_fig6b_cwn2", "cv96_eqs_avg"]
 
 
 def precision(path: Path) -> tuple[int, int, int, float, int]:
@@ -39,6 +44,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="cv96_runs")
     parser.add_argument("--only", default=",".join(PRESETS))
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="an override added to every preset (repeatable)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(exist_ok=True)
@@ -47,7 +54,7 @@ def main() -> None:
     start = time.perf_counter()
     for name in args.only.split(","):
         t0 = time.perf_counter()
-        sweep.run([f"experiment={name}", f"output={out / name}.nc", "progress=false"])
+        sweep.run([f"experiment={name}", f"output={out / name}.nc", "progress=false", *args.set])
         points, met, stable, median, jobs = precision(out / f"{name}.nc")
         print(f"| {name} | {points} | {time.perf_counter() - t0:.0f} s | {met} / {stable} | "
               f"{100 * median:.1f}% | {jobs:,} |", flush=True)

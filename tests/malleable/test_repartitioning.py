@@ -36,9 +36,27 @@ def test_fb_overhead_only_when_a_job_runs_on_other_than_its_size(stream):
     # P = 8, N = pws = 8 (test_policies: FB-PWS): A (W 16) size 8; B (W 4) at 1 size 4, runs first;
     # A runs on the 4 left: a change 8 -> 4, stall [1, 2); B ends 2; A back on 8: stall [2, 3);
     # A did 8 by 1, nothing until 3, then 8 on 8: ends 4. Swapped out and in at its size: no charge.
+    # (Rescheduling at every event: B preempts A at once.)
     jobs = stream([0.0, 1.0], [16.0, 4.0], n=[8, 8])
-    state = run("fb_pws", {"quantum": 10.0, "repartition_overhead": 1.0}, jobs, 8).state
+    every = {"quantum": 10.0, "repartition_overhead": 1.0, "reschedule": "every_event"}
+    state = run("fb_pws", every, jobs, 8).state
     np.testing.assert_allclose(state.depart, [4.0, 2.0])
+    assert list(state.changes) == [2, 0]
+    # At slice boundaries (the default), quantum 10: A is never preempted, ends at 2; B starts on
+    # its 4 then (a first allocation, not a change): ends 3, and nothing is charged.
+    state = run("fb_pws", {"quantum": 10.0, "repartition_overhead": 1.0}, jobs, 8).state
+    np.testing.assert_allclose(state.depart, [2.0, 3.0])
+    assert list(state.changes) == [0, 0]
+
+
+def test_fb_overhead_at_slice_boundaries(stream):
+    # P = 8, linear, N = 8, quantum 1.5, overhead 1. A (W 20) alone on 8; B (W 4) at 1 waits for
+    # the boundary at 1.5 (A has 12 done): B on 4 (first allocation), A 8 -> 4: stall [1.5, 2.5).
+    # B ends 2.5. A keeps its 4 to the boundary at 3 (2 done: 14), alone there on 8: a change,
+    # stall [3, 4); then 6 left on 8: ends 4.75.
+    jobs = stream([0.0, 1.0], [20.0, 4.0], n=[8, 8])
+    state = run("fb_pws", {"quantum": 1.5, "repartition_overhead": 1.0}, jobs, 8).state
+    np.testing.assert_allclose(state.depart, [4.75, 2.5])
     assert list(state.changes) == [2, 0]
 
 

@@ -45,6 +45,24 @@ def _fb(processors, size, present, acq):
     return alloc
 
 
+def _fill_idle(processors, size, present, acq, alloc):
+    """FB between slice boundaries: running jobs keep theirs, waiting ones take idle processors."""
+    alloc = {j: alloc.get(j, 0.0) for j in present}
+    free = processors - sum(alloc.values())
+    reduced = any(0 < alloc[j] < size[j] for j in present)
+    skipped = []
+    for j in sorted(present, key=lambda j: (acq[j], j)):
+        if alloc[j] == 0:
+            if size[j] <= free:
+                alloc[j] = size[j]
+                free -= size[j]
+            else:
+                skipped.append(j)
+    if skipped and free > 0 and not reduced:
+        alloc[skipped[0]] = free
+    return alloc
+
+
 def _between(processors, newcomer, target, alloc, present, acq):
     """Periodic EQS between quanta: the newcomer steals, then idle processors fill (CV96 §4.3)."""
     free = processors - sum(alloc.get(j, 0.0) for j in present)
@@ -73,8 +91,13 @@ def _between(processors, newcomer, target, alloc, present, acq):
 
 
 def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional=False,
-             quantum=10.0, repartition_overhead=0.0, repartition_period=0.0):
+             quantum=10.0, repartition_overhead=0.0, repartition_period=0.0, reschedule="slice_boundary"):
     """Departure times (NaN for jobs not departed) after ``target`` departures.
+
+    FB policies: ``reschedule="every_event"`` makes a new slice at every event;
+    ``"slice_boundary"`` makes the slice schedule at every multiple of ``quantum`` while
+    jobs are present (also those where nothing changes) and fills idle processors at
+    arrivals and departures in between.
 
     ``repartition_overhead``: a job whose positive allocation differs from its previous
     positive one makes no progress for that long. ``repartition_period`` (EQS, EQS-PWS): full
@@ -143,9 +166,20 @@ def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional
             else:
                 new = _between(processors, newcomer, want, {j: alloc.get(j, 0.0) for j in present},
                                present, acq)
-        else:
+        elif reschedule == "every_event":
             new = _fb(processors, size, present, acq)
             slice_end = t + quantum if present else math.inf
+        else:
+            if boundary:
+                new = _fb(processors, size, present, acq)
+            else:
+                new = _fill_idle(processors, size, present, acq, alloc)
+            if present and (boundary or slice_end == math.inf):
+                slice_end = math.ceil(t / quantum) * quantum  # the next tick; after this one
+                while slice_end < t or (boundary and slice_end <= t):
+                    slice_end += quantum
+            elif not present:
+                slice_end = math.inf
         for j in present:
             x = new.get(j, 0.0)
             if x > 0 and last.get(j, 0.0) > 0 and x != last[j] and repartition_overhead > 0:

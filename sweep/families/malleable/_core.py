@@ -127,6 +127,7 @@ class Options(NamedTuple):
     period: float       # repartitioning period (s); 0: at every arrival and departure
     quantum: float      # FB time slice (s)
     phase2: bool        # some job has a positive phase-two cap
+    every_event: bool   # FB: the full slice schedule at every arrival and departure too (``_slices``)
 
 
 class State(NamedTuple):
@@ -449,7 +450,8 @@ def make_options(params: Any, processors: int, phase2: bool) -> Options:
     """The kernel's :class:`Options` from a policy's parameter dataclass (absent options: off)."""
     values = dataclasses.asdict(params)
     return Options(float(processors), bool(values.get("fractional", False)),
-                   float(values.get("repartition_period", 0.0)), float(values.get("quantum", 0.0)), phase2)
+                   float(values.get("repartition_period", 0.0)), float(values.get("quantum", 0.0)), phase2,
+                   values.get("reschedule", "slice_boundary") == "every_event")
 
 
 def make_columns(jobs: MalleableJobs, processors: int, first: np.ndarray | None = None) -> Columns:

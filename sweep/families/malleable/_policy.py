@@ -97,3 +97,8 @@ class Quantum(Overhead):
 
     quantum: float = param(10.0, gt=0, unit="seconds",
                            doc="the time slice (not printed in the paper: a choice)")
+    reschedule: str = param(
+        "slice_boundary", choices=("slice_boundary", "every_event"),
+        doc="slice_boundary: the full schedule only at the start of each time slice, arrivals and "
+            "departures in between filling idle processors (§2.1, the paper's); every_event: also at "
+            "every arrival and departure (an idealised least-attained-service discipline)")

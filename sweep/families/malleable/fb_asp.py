@@ -29,4 +29,5 @@ def _kernel(columns, options, state, batches, scalars, work):
 
 
 POLICY = malleable_policy("fb_asp", params=Quantum, kernel=_kernel, workspace=_slices.workspace,
-                          naive="fb_asp", examples=({}, {"quantum": 2.0, "repartition_overhead": 5.0}))
+                          naive="fb_asp", examples=({}, {"quantum": 2.0, "repartition_overhead": 5.0},
+                                    {"reschedule": "every_event", "quantum": 2.0}))

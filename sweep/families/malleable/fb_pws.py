@@ -3,8 +3,9 @@
 An arriving job is configured for ``min(N_j, w/(S + w)·P)`` processors with
 ``w = min(pws_j, P)`` and ``S`` the sum of the configured sizes of the jobs
 already in the system; the size is rounded to the nearest integer, at least 1
-(rounding not printed: a choice). Slices:
-:func:`sweep.families.malleable._slices.time_slice`. ``repartition_overhead``
+(rounding not printed: a choice). Slices, and when the schedule is made
+(``reschedule``: at slice boundaries, the paper's, or at every event):
+:mod:`sweep.families.malleable._slices`. ``repartition_overhead``
 (§4.3) is charged when a job runs on fewer processors than its size (the one
 job that does not fit) or back on its size after that.
 """
@@ -21,13 +22,24 @@ from sweep.families.malleable._policy import Quantum, malleable_policy
 
 
 @njit(cache=True, inline="always")
+def configured_size(pws, others, cap, processors):
+    """CV96 §2.1: ``min(N_j, w/(S + w)·P)``, ``w = min(pws_j, P)``, rounded to the nearest integer, ≥ 1.
+
+    ``others`` is ``S``, the configured sizes of the jobs already in the system;
+    ``cap`` is ``min(N_j, P)``. (Figure 1 of the paper plots it against ``S``:
+    :func:`sweep.analysis.cv96.figure1`.)
+    """
+    w = min(pws, processors)
+    return min(cap, max(1.0, np.floor(w / (others + w) * processors + 0.5)))
+
+
+@njit(cache=True, inline="always")
 def configure(j, options, columns, state, sc, work):
-    """Size of arriving job ``j``: ``min(N_j, round(w/(S + w)·P))``, at least 1 (module docstring)."""
+    """Size of arriving job ``j``: :func:`configured_size` with ``S`` the sizes of the jobs before it."""
     others = 0.0
     for k in range(sc.in_system - 1):  # the jobs before j, which is last in active
         others += work.sizes[state.active[k]]
-    w = min(columns.pws[j], options.processors)
-    work.sizes[j] = min(columns.cap[j], max(1.0, np.floor(w / (others + w) * options.processors + 0.5)))
+    work.sizes[j] = configured_size(columns.pws[j], others, columns.cap[j], options.processors)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -36,4 +48,6 @@ def _kernel(columns, options, state, batches, scalars, work):
 
 
 POLICY = malleable_policy("fb_pws", params=Quantum, kernel=_kernel, workspace=_slices.workspace,
-                          naive="fb_pws", examples=({}, {"repartition_overhead": 5.0}))
+                          naive="fb_pws",
+                          examples=({}, {"repartition_overhead": 5.0}, {"reschedule": "every_event"},
+                                    {"reschedule": "every_event", "repartition_overhead": 5.0}))
