@@ -44,7 +44,8 @@ from sweep.workloads.named import (
 )
 from sweep.workloads.swf import SWFError, SWFFileNotFoundError
 
-__all__ = ["KINDS", "SAMPLING_MODES", "SIZES_FROM", "WORKLOAD_KINDS", "make_distribution", "validate_workload"]
+__all__ = ["KINDS", "SAMPLING_MODES", "SIZES_FROM", "WORKLOAD_KINDS", "make_distribution",
+           "validate_workload"]
 
 #: How a family draws sizes from a trace: with replacement, or cycling in trace order.
 SAMPLING_MODES = ("bootstrap", "trace_order")

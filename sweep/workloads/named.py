@@ -160,10 +160,11 @@ def trace_sizes(path: str | os.PathLike, processors: int = 8,
     Sizes keep trace order.
 
     Measured on ``CTC-SP2-1996-3.1-cln`` (the archive's cleaned v3.1), 8
-    processors: with ``max_run_time = 43200`` (12 hours, ``conf/workload/ctc.yaml``)
-    5729 jobs, mean 2903.6 s, max 43138 s, C² 5.426 (5.427 with n − 1), submitted July 1996 – May 1997: the paper's table (5729 jobs,
-    mean 2903.6, max 43138, C² 5.42, July 1996 – May 1997) except its min, 1 s
-    (2 s here). Without the limit: 5920 jobs, mean 4584.9 s, C² 6.23, max 68868 s.
+    processors, with ``max_run_time = 43200`` (12 hours, ``conf/workload/ctc.yaml``):
+    5729 jobs, mean 2903.6 s, max 43138 s, C² 5.426 (5.427 with n − 1),
+    submitted July 1996 – May 1997: the paper's table (5729 jobs, mean 2903.6,
+    max 43138, C² 5.42, July 1996 – May 1997) except its min, 1 s (2 s here).
+    Without the limit: 5920 jobs, mean 4584.9 s, C² 6.23, max 68868 s.
     """
     trace = read_swf(resolve_trace_path(path))
     run_times = trace.run_time[trace.allocated_procs == processors]

@@ -84,14 +84,18 @@ def _score(slowdowns: np.ndarray, criterion: str) -> float:
     return abs(math.log(short / long))
 
 
-def simulated_cutoff(dist: Distribution, load: float, criterion: str,
+def simulated_cutoff(dist: Distribution, hosts: int, load: float, criterion: str,
                      params: Mapping[str, Any]) -> tuple[float]:
     """The 2-host cutoff that best meets ``criterion`` (``opt`` or ``fair``) by simulation."""
     if criterion not in ("opt", "fair"):
         raise ValueError(f"criterion must be 'opt' or 'fair', got {criterion!r}")
-    jobs = int(params["fit_jobs"])
+    if hosts != 2 or not 0 < load < 1:
+        raise ValueError(f"policy.cutoff_fit=simulation fits the paper's 2-host cutoff at a load "
+                         f"in (0, 1), got system.hosts={hosts}, load={load}")
+    jobs = int(params.get("fit_jobs", FitParams.fit_jobs))
     warmup = jobs // 10
-    arrival, size = _stream(dist, rate_at(dist, 2, load), warmup + jobs, int(params["fit_seed"]))
+    seed = int(params.get("fit_seed", FitParams.fit_seed))
+    arrival, size = _stream(dist, rate_at(dist, 2, load), warmup + jobs, seed)
     lo = max(MARGIN, 1.0 - (1.0 - MARGIN) / (2.0 * load))
     hi = min(1.0 - MARGIN, (1.0 - MARGIN) / (2.0 * load))
     scores: dict[float, float] = {}

@@ -64,7 +64,7 @@ def rule(dist: Distribution, hosts: int, load: float,
     if hosts == 1 or load >= 1.0:
         return equal
     if params.get("cutoff_fit", "analytic") == "simulation":
-        return simulated_cutoff(dist, load, "fair", params)
+        return simulated_cutoff(dist, hosts, load, "fair", params)
     rate = rate_at(dist, hosts, load)
 
     def residual(log_target: float) -> float:

@@ -40,7 +40,7 @@ def rule(dist: Distribution, hosts: int, load: float,
     if hosts == 1 or load >= 1.0:
         return equal
     if params.get("cutoff_fit", "analytic") == "simulation":
-        return simulated_cutoff(dist, load, "opt", params)
+        return simulated_cutoff(dist, hosts, load, "opt", params)
     rate = rate_at(dist, hosts, load)
     lo = dist.support[0] if dist.support[0] > 0 else float(dist.ppf(1e-12))
     hi = finite_upper(dist)
