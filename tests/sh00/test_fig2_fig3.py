@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ._claims import claim_holds, mean, rel, shown, values
+from ._claims import SIMILAR, claim_holds, mean, rel, shown, values, within
 
 MEDIUM_HIGH = (0.5, 0.6, 0.7, 0.8)
 LOW = (0.1, 0.2)
@@ -39,9 +39,9 @@ def test_sita_e_beats_lwl_3_to_4x_at_medium_and_high_load(fig2):
 
 def test_sita_e_and_lwl_similar_at_low_load_0_2(fig2):
     """"The slowdowns under SITA-E and LWL are quite similar for low loads": at ρ = 0.2, LWL/SITA-E
-    1.02 (full precision), within "quite similar" read as the factor 1 to one figure."""
-    r = rel(fig2, "lwl", "sita_e")
-    assert claim_holds(r, 1, 1, [0.2]), shown(r, [0.2])
+    1.02 (full precision), "similar" read as a ratio that rounds to 1 both ways (``_claims``)."""
+    r = rel(fig2, "lwl", "sita_e").sel(load=[0.2])
+    assert within(r, *SIMILAR), shown(r)
 
 
 @pytest.mark.xfail(strict=True, reason="LWL/SITA-E 0.52 at ρ = 0.1 (12.3 vs 23.5 at full precision): "
@@ -49,8 +49,8 @@ def test_sita_e_and_lwl_similar_at_low_load_0_2(fig2):
                    "many short jobs behind each other on host 1; how much that costs depends on the "
                    "smallest jobs' slowdowns, i.e. on E[1/X], which the C90 reconstruction does not pin")
 def test_sita_e_and_lwl_similar_at_low_load_0_1(fig2):
-    r = rel(fig2, "lwl", "sita_e")
-    assert claim_holds(r, 1, 1, [0.1]), shown(r, [0.1])
+    r = rel(fig2, "lwl", "sita_e").sel(load=[0.1])
+    assert within(r, *SIMILAR), shown(r)
 
 
 def test_lwl_beats_random_by_2_to_10x(fig2):
