@@ -46,8 +46,8 @@ EXPERIMENTS = {
     "sh00_fig8": ("analytic", "Fig. 8: analysis, SITA-E vs SITA-U-opt vs SITA-U-fair, C90 (reconstructed)"),
     "sh00_fig9": ("slowdown", "Fig. 9: all policies, 2 hosts, J90 (reconstructed)"),
     "sh00_fig10": ("host1", "Fig. 10: host 1's load fraction and the ρ/2 rule, J90 (reconstructed)"),
-    "sh00_fig11": ("slowdown", "Fig. 11: all policies, 2 hosts, CTC SP2 8-processor jobs"),
-    "sh00_fig12": ("host1", "Fig. 12: host 1's load fraction and the ρ/2 rule, CTC 8-processor jobs"),
+    "sh00_fig11": ("slowdown", "Fig. 11: all policies, 2 hosts, CTC SP2 8-processor jobs (≤ 12 h)"),
+    "sh00_fig12": ("host1", "Fig. 12: host 1's load fraction and the ρ/2 rule, CTC 8-proc. jobs (≤ 12 h)"),
     "sh00_all_policies": ("slowdown", "All nine policies (Round-Robin, Shortest-Queue added), 2 hosts, C90"),
     "sh00_cutoffs": ("cutoffs", "§4.1: SITA-U cutoffs fitted on the first half of CTC, analytically or "
                                 "by simulation"),

@@ -22,9 +22,11 @@ LOW = (0.1, 0.2)
 
 
 def test_random_about_10x_sita_e(fig2):
-    """"The slowdown under Random exceeds that of SITA-E by a factor of 10." Measured 9.9–10.4."""
+    """"The slowdown under Random exceeds that of SITA-E by a factor of 10" (§3.2); "Random and
+    SITA-E differ by a factor of 6–10 with respect to mean slowdown" (§1.4). Measured 9.9–10.4."""
     r = rel(fig2, "random", "sita_e")
     assert claim_holds(r, 10), shown(r)
+    assert claim_holds(r, 6, 10), shown(r)
 
 
 def test_sita_e_beats_lwl_3_to_4x_at_medium_and_high_load(fig2):
@@ -78,6 +80,16 @@ def test_lwl_improves_variance_on_random_up_to_10x(fig2):
     """"LWL improves upon the variance under Random by up to a factor of 10", over the figure."""
     r = rel(fig2, "random", "lwl", "var_slowdown")
     assert float(r.max()) < 15 and claim_holds(r, 1, 10), shown(r)
+
+
+@pytest.mark.xfail(strict=True, reason="Random/LWL variance of slowdown 64 at ρ = 0.1 falling to 4.5 "
+                   "at 0.8 (full precision): about 30 only near ρ = 0.2. The paper itself says 'up to "
+                   "a factor of 10' for the same comparison in §3.2")
+def test_random_and_lwl_variance_30x_apart(fig2):
+    """§1.4: "Random and Least-Work-Left differ ... by a factor of 30 with respect to variance in
+    slowdown"."""
+    r = rel(fig2, "random", "lwl", "var_slowdown")
+    assert claim_holds(r, 30, 30), shown(r)
 
 
 @pytest.mark.xfail(strict=True, reason="LWL/SITA-E variance of slowdown 18–28 at ρ = 0.5–0.8 (full "
@@ -148,3 +160,12 @@ def test_four_hosts_random_same_lwl_and_sita_e_improve(fig2, fig3):
         better = values(two.sel(policy=policy)["low"], MEDIUM_HIGH) > values(four.sel(policy=policy)["high"],
                                                                              MEDIUM_HIGH)
         assert np.all(better), policy
+
+
+def test_more_hosts_more_dramatic_differences(fig2, fig3):
+    """§1.4: "Increasing the number of host machines above 2 creates even more dramatic differences":
+    LWL/SITA-E on 4 hosts above its 2-host value beyond both CIs at high load. Measured (full
+    precision) 4.4 vs 3.7 at ρ = 0.7, 6.3 vs 4.3 at 0.8."""
+    two, four = rel(fig2, "lwl", "sita_e"), rel(fig3, "lwl", "sita_e")
+    for load in (0.7, 0.8):
+        assert float(four.sel(load=load)["low"]) > float(two.sel(load=load)["high"]), load
