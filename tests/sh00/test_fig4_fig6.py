@@ -73,11 +73,17 @@ def test_host_1_underloaded_and_opt_near_fair(fig6):
     assert np.all(np.abs(opt - fair).values < 0.1)
 
 
-def test_rule_of_thumb_gives_host_1_half_the_load(fig6):
-    """§4.4: "the fraction of the load which is assigned to Host 1 should be ρ/2" (the policy's
-    definition, measured on the simulated work: within 0.01)."""
-    fraction = mean(fig6, "host_load_fraction").sel(host=0, policy="sita_u_rule")
-    np.testing.assert_allclose(fraction.values, fraction["load"].values / 2, atol=0.01)
+def test_rule_of_thumb_fits_the_optimal_shares(fig6):
+    """§4.4, Fig. 6: "a rough rule of thumb which says simply that if the system load is ρ, then the
+    fraction of the load which is assigned to Host 1 should be ρ/2", read off Fig. 5's curves: ρ/2
+    within 0.1 (rough) of both SITA-U-opt's and SITA-U-fair's simulated host-1 share at every load.
+    Measured: opt 0.12, 0.17, 0.38 and fair 0.20, 0.24, 0.38 against 0.10, 0.25, 0.40 (ρ = 0.2, 0.5,
+    0.8). (That the rule's policy gives host 1 ρ/2 is its definition: tests/dispatch/test_sita.py.)"""
+    fraction = mean(fig6, "host_load_fraction").sel(host=0)
+    half_load = fraction["load"].values / 2
+    for policy in ("sita_u_opt", "sita_u_fair"):
+        gap = np.abs(fraction.sel(policy=policy).values - half_load)
+        assert np.all(gap < 0.1), (policy, gap)
 
 
 @pytest.mark.xfail(strict=True, reason="rule/SITA-U-opt mean slowdown 1.05 at ρ = 0.2, 1.76 at 0.5, "
