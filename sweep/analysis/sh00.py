@@ -3,17 +3,25 @@
 One drawing function per kind of figure, registered for the experiments in
 ``conf/experiment/sh00_*.yaml`` (:func:`sweep.analysis.figures.figure`), so
 ``sweep experiment=sh00_fig2`` writes ``sh00_fig2.png``/``.pdf`` next to its
-result file. Error bars are 90% Student-t intervals over replications; a red
-cross marks a saturated point (a host's load ≥ 1: the value is a finite run's).
+result file, with linear axes as the paper's, and ``sh00_fig2_log.png``/``.pdf``
+with a logarithmic slowdown axis (the curves span two to four decades on the
+reconstructed workloads; on a log axis SH00's "slightly worse" looks like a
+large gap, so the linear one is the figure). Error bars are 90% Student-t
+intervals over replications, and every caption says so; a red cross marks a
+saturated point (a host's load ≥ 1, or the in-system cap passed: the value is
+a finite run's), drawn, never dropped.
 
 - Figures 2, 3, 4, 9, 11 and the extra ``sh00_all_policies``: mean slowdown
-  (left) and variance of slowdown (right) against system load. Log scale: the
-  policies' curves span two to four decades on the reconstructed workloads.
+  (left) and variance of slowdown (right) against system load.
 - Figures 5, 6, 10, 12: the fraction of the total load sent to host 1 (the
   short jobs' host) under SITA-U-opt and SITA-U-fair; Figures 6, 10, 12 add
   the rule of thumb ρ/2 (§4.4), and a right panel with the mean slowdown of the
   rule's policy against the optimum ("within 10%").
 - Figures 7, 8 (Appendix A): mean slowdown by analysis (``model=analytic``).
+- ``sh00_cutoffs`` (§4.1, not a figure of the paper): host 1's load fraction
+  and the mean slowdown of SITA-U-opt and SITA-U-fair on CTC with cutoffs
+  fitted analytically or by simulation on the trace's first half, jobs drawn
+  from the whole trace or from its second half.
 
 The workloads are reconstructions where the paper's traces are private (C90,
 J90: MODEL_NOTES §3); CTC is the public trace's 8-processor jobs.
@@ -24,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from sweep.analysis._plot import curves, panels
+from sweep.analysis._plot import POLICY_LABELS, curves, panels
 from sweep.analysis.figures import figure
 
 #: experiment -> (drawing kind, title)
@@ -38,34 +46,54 @@ EXPERIMENTS = {
     "sh00_fig8": ("analytic", "Fig. 8: analysis, SITA-E vs SITA-U-opt vs SITA-U-fair, C90 (reconstructed)"),
     "sh00_fig9": ("slowdown", "Fig. 9: all policies, 2 hosts, J90 (reconstructed)"),
     "sh00_fig10": ("host1", "Fig. 10: host 1's load fraction and the ρ/2 rule, J90 (reconstructed)"),
-    "sh00_fig11": ("slowdown", "Fig. 11: all policies, 2 hosts, CTC SP2 8-processor jobs"),
-    "sh00_fig12": ("host1", "Fig. 12: host 1's load fraction and the ρ/2 rule, CTC 8-processor jobs"),
+    "sh00_fig11": ("slowdown", "Fig. 11: all policies, 2 hosts, CTC SP2 8-processor jobs (≤ 12 h)"),
+    "sh00_fig12": ("host1", "Fig. 12: host 1's load fraction and the ρ/2 rule, CTC 8-proc. jobs (≤ 12 h)"),
     "sh00_all_policies": ("slowdown", "All nine policies (Round-Robin, Shortest-Queue added), 2 hosts, C90"),
+    "sh00_cutoffs": ("cutoffs", "§4.1: SITA-U cutoffs fitted on the first half of CTC, analytically or "
+                                "by simulation"),
 }
+#: Labels of the ``sh00_cutoffs`` grid's values.
+FIT_LABELS = {"analytic": "P-K fit", "simulation": "simulated fit"}
+SIZES_LABELS = {"whole": "whole trace", "rest": "2nd half"}
 
 
-def draw_slowdown(ds: xr.Dataset, title: str):
+def caption(fig, ds: xr.Dataset, level: float = 0.90) -> None:
+    """The caption under ``fig``: what the error bars are and what a red cross means."""
+    jobs = int(ds["jobs"].max()) if "jobs" in ds else 0
+    if jobs == 0:
+        text = ("Closed-form analysis (Pollaczek–Khinchine per host; M/G/h approximation for LWL): "
+                "no error bars. Red ×: saturated (a host's load ≥ 1).")
+    else:
+        text = (f"Error bars: {level:.0%} Student-t confidence intervals over {ds.sizes['replication']} "
+                f"replications of {jobs:,} measured jobs each. Red ×: saturated (a host's load ≥ 1, "
+                "or the in-system cap passed): the value is a finite run's.")
+    fig.text(0.5, -0.02, text, ha="center", va="top", fontsize=7, wrap=True)
+
+
+def draw_slowdown(ds: xr.Dataset, title: str, *, log: bool = False):
     """Mean (left) and variance (right) of slowdown against load, one curve per policy (Figs. 2–4, 9, 11)."""
     fig, (left, right) = panels(2, title)
-    curves(left, ds["mean_slowdown"], "Mean slowdown", log=True, saturated=ds["saturated"])
-    curves(right, ds["var_slowdown"], "Variance of slowdown", log=True, saturated=ds["saturated"])
+    curves(left, ds["mean_slowdown"], "Mean slowdown", log=log, saturated=ds["saturated"])
+    curves(right, ds["var_slowdown"], "Variance of slowdown", log=log, saturated=ds["saturated"])
     fig.tight_layout()
+    caption(fig, ds)
     return fig
 
 
-def draw_analytic(ds: xr.Dataset, title: str):
+def draw_analytic(ds: xr.Dataset, title: str, *, log: bool = False):
     """Mean slowdown by analysis against load (Figs. 7, 8)."""
     fig, (ax,) = panels(1, title)
-    curves(ax, ds["mean_slowdown"], "Mean slowdown (analysis)", log=True)
+    curves(ax, ds["mean_slowdown"], "Mean slowdown (analysis)", log=log, saturated=ds["saturated"])
     fig.tight_layout()
+    caption(fig, ds)
     return fig
 
 
-def draw_host1(ds: xr.Dataset, title: str):
+def draw_host1(ds: xr.Dataset, title: str, *, log: bool = False):
     """Host 1's load fraction under SITA-U (Figs. 5, 6, 10, 12), with ρ/2 and SITA-E's 1/2.
 
     With ``sita_u_rule`` in the Dataset, a right panel shows the mean slowdown
-    of every policy (the rule against the optimum, §4.4).
+    of every policy (the rule against the optimum, §4.4); ``log`` is its axis.
     """
     rule = "sita_u_rule" in ds["policy"].values
     fig, axes = panels(2 if rule else 1, title)
@@ -77,17 +105,54 @@ def draw_host1(ds: xr.Dataset, title: str):
     axes[0].set_ylim(0, 0.6)
     axes[0].legend(fontsize=8)
     if rule:
-        curves(axes[1], ds["mean_slowdown"], "Mean slowdown", log=True, saturated=ds["saturated"])
+        curves(axes[1], ds["mean_slowdown"], "Mean slowdown", log=log, saturated=ds["saturated"])
     fig.tight_layout()
+    caption(fig, ds)
     return fig
 
 
-_DRAW = {"slowdown": draw_slowdown, "analytic": draw_analytic, "host1": draw_host1}
+def _by_fit(da: xr.DataArray) -> xr.DataArray:
+    """``da`` with policy × cutoff_fit × sizes_from stacked into one labelled ``policy`` axis."""
+    extra = [d for d in ("cutoff_fit", "sizes_from") if d in da.dims]
+    if not extra:
+        return da
+    stacked = da.stack(curve=["policy", *extra])
+    labels = []
+    for values in stacked["curve"].values:
+        policy, *rest = values
+        names = dict(zip(extra, rest, strict=True))
+        parts = [FIT_LABELS.get(str(names.get("cutoff_fit")), ""),
+                 SIZES_LABELS.get(str(names.get("sizes_from")), "")]
+        labels.append(", ".join([POLICY_LABELS.get(str(policy), str(policy)), *[p for p in parts if p]]))
+    return stacked.drop_vars(["curve", "policy", *extra]).assign_coords(curve=labels).rename(curve="policy")
+
+
+def draw_cutoffs(ds: xr.Dataset, title: str, *, log: bool = False):
+    """§4.1: host 1's load fraction (left) and mean slowdown (right) for each way of fitting the cutoffs."""
+    fig, axes = panels(2, title)
+    saturated = _by_fit(ds["saturated"])
+    curves(axes[0], _by_fit(ds["host_load_fraction"].sel(host=0, drop=True)),
+           "Fraction of the load on host 1", saturated=saturated)
+    curves(axes[1], _by_fit(ds["mean_slowdown"]), "Mean slowdown", log=log, saturated=saturated)
+    fig.tight_layout()
+    caption(fig, ds)
+    return fig
+
+
+_DRAW = {"slowdown": draw_slowdown, "analytic": draw_analytic, "host1": draw_host1, "cutoffs": draw_cutoffs}
+
+
+def _has_slowdown_axis(kind: str, ds: xr.Dataset) -> bool:
+    """Whether the figure has a slowdown axis, so is drawn twice: linear (the paper's) and log."""
+    return kind != "host1" or "sita_u_rule" in ds["policy"].values
 
 
 def _register(name: str, kind: str, title: str) -> None:
     def draw(ds: xr.Dataset) -> dict:
-        return {name: _DRAW[kind](ds, title)}
+        figures = {name: _DRAW[kind](ds, title)}
+        if _has_slowdown_axis(kind, ds):
+            figures[f"{name}_log"] = _DRAW[kind](ds, f"{title} (log scale)", log=True)
+        return figures
 
     draw.__doc__ = f"{name}: {title}"
     figure(name)(draw)

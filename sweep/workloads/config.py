@@ -20,6 +20,7 @@ family that reads them (``swf``: the rigid family's trace replay; ``malleable``)
 
 from __future__ import annotations
 
+import math
 import numbers
 import os
 from collections.abc import Mapping
@@ -43,10 +44,14 @@ from sweep.workloads.named import (
 )
 from sweep.workloads.swf import SWFError, SWFFileNotFoundError
 
-__all__ = ["KINDS", "SAMPLING_MODES", "WORKLOAD_KINDS", "make_distribution", "validate_workload"]
+__all__ = ["KINDS", "SAMPLING_MODES", "SIZES_FROM", "WORKLOAD_KINDS", "make_distribution",
+           "validate_workload"]
 
 #: How a family draws sizes from a trace: with replacement, or cycling in trace order.
 SAMPLING_MODES = ("bootstrap", "trace_order")
+#: Which part of a trace a family draws sizes from: all of it, or the part after the
+#: leading ``cutoff_fraction`` that fits the SITA cutoffs (an out-of-sample evaluation).
+SIZES_FROM = ("whole", "rest")
 
 
 @dataclass(frozen=True)
@@ -91,14 +96,20 @@ J90Workload = _lognormal_pareto("J90Workload", J90_PARAMETERS,
 class TraceWorkload:
     """``trace``: the run times of a trace's jobs on ``processors`` processors.
 
-    ``sampling`` and ``cutoff_fraction`` are read by the family (Schroeder &
-    Harchol-Balter 2000, §4: the CTC workload; SITA cutoffs from the first half).
+    Jobs that ran longer than ``max_run_time`` seconds, the center's runtime
+    limit, are left out (``inf``: none; Schroeder & Harchol-Balter 2000, §2.1:
+    CTC killed jobs after 12 hours, ``conf/workload/ctc.yaml`` sets 43200).
+    ``sampling``, ``cutoff_fraction`` and ``sizes_from`` are read by the family
+    (§4.1: the CTC workload; SITA cutoffs fitted on the first half; sizes drawn
+    from the whole trace, or from the rest only).
     """
 
     path: str
     processors: int = 8
+    max_run_time: float = math.inf
     sampling: str = "bootstrap"
     cutoff_fraction: float = 0.5
+    sizes_from: str = "whole"
 
 
 #: The distribution kinds: each kind's options are the fields of its dataclass; a field
@@ -119,7 +130,7 @@ _PARAMETERS: dict[str, dict[str, Any]] = {
     for kind, cls in KINDS.items()
 }
 WORKLOAD_KINDS = tuple(_PARAMETERS)
-_NON_NUMERIC = {"path", "sampling"}
+_NON_NUMERIC = {"path", "sampling", "sizes_from"}
 
 
 def validate_workload(cfg: Mapping[str, Any]) -> None:
@@ -181,7 +192,7 @@ def _checked_parameters(cfg: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
 def _trace_distribution(parameters: Mapping[str, Any]) -> Empirical:
     """The ``trace`` kind: check the options, read the trace, keep the selected run times."""
     processors, sampling = parameters["processors"], parameters["sampling"]
-    fraction = parameters["cutoff_fraction"]
+    fraction, limit = parameters["cutoff_fraction"], parameters["max_run_time"]
     if not processors.is_integer() or processors < 1:
         raise ValueError(f"workload.processors must be a positive integer, got {processors!r}")
     processors = int(processors)
@@ -191,11 +202,19 @@ def _trace_distribution(parameters: Mapping[str, Any]) -> Empirical:
         )
     if not 0 < fraction <= 1:
         raise ValueError(f"workload.cutoff_fraction must be in (0, 1], got {fraction!r}")
+    if parameters["sizes_from"] not in SIZES_FROM:
+        raise ValueError(
+            f"workload.sizes_from must be one of {list(SIZES_FROM)}, got {parameters['sizes_from']!r}"
+        )
+    if parameters["sizes_from"] == "rest" and fraction >= 1:
+        raise ValueError("workload.sizes_from=rest needs workload.cutoff_fraction < 1 (no rest)")
+    if not limit > 0:
+        raise ValueError(f"workload.max_run_time must be > 0 s (inf: no limit), got {limit!r}")
     if not isinstance(parameters["path"], str | os.PathLike):
         raise ValueError(f"workload.path must be a file path, got {parameters['path']!r}")
     path = resolve_trace_path(parameters["path"])
     try:
-        sizes, _ = trace_sizes(path, processors)
+        sizes = trace_sizes(path, processors, limit).sizes
     except SWFFileNotFoundError:
         raise ValueError(
             f"workload.path: no such trace file: {path} (relative paths are tried"
@@ -206,6 +225,6 @@ def _trace_distribution(parameters: Mapping[str, Any]) -> Empirical:
     if len(sizes) == 0:
         raise ValueError(
             f"workload.processors: no job in {path} ran on {processors} processors"
-            " with a positive run time"
+            f" with a run time in (0, {limit:g}] s (workload.max_run_time)"
         )
     return Empirical(sizes)

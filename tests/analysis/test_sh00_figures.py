@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 import pytest
 
 import sweep
@@ -26,7 +27,8 @@ def test_every_sh00_preset_has_a_figure():
 def test_experiment_writes_its_figure_next_to_the_result(tmp_path):
     sweep.run(["experiment=sh00_fig7", "engine.backend=serial", "progress=false",
                f"output={tmp_path / 'results.nc'}"])
-    assert {p.name for p in tmp_path.iterdir()} >= {"results.nc", "sh00_fig7.png", "sh00_fig7.pdf"}
+    assert {p.name for p in tmp_path.iterdir()} >= {"results.nc", "sh00_fig7.png", "sh00_fig7.pdf",
+                                                    "sh00_fig7_log.png", "sh00_fig7_log.pdf"}
     assert (tmp_path / "sh00_fig7.png").stat().st_size > 10_000
 
 
@@ -37,13 +39,38 @@ def test_experiment_writes_its_figure_next_to_the_result(tmp_path):
 ])
 def test_figure_panels(tmp_path, experiment, axes, ylabels):
     ds = sweep.run([f"experiment={experiment}", *QUICK, "plots=false", f"output={tmp_path / 'r.nc'}"])
-    (name, fig), = FIGURES[experiment](ds).items()
-    assert name == experiment and len(fig.axes) == axes
+    figures = FIGURES[experiment](ds)
+    fig = figures[experiment]
+    slowdown_axis = experiment != "sh00_fig5"  # fig 5 has none: no log companion
+    assert set(figures) == {experiment, *([f"{experiment}_log"] if slowdown_axis else [])}
+    assert len(fig.axes) == axes
     assert [ax.get_ylabel() for ax in fig.axes] == ylabels
     assert all(ax.get_xlabel() == "System load ρ" for ax in fig.axes)
     labels = fig.axes[0].get_legend_handles_labels()[1]
     policies = len(ds["policy"])
     assert len(labels) == policies + (2 if experiment != "sh00_fig2" else 0)  # + ρ/2 and SITA-E lines
     if experiment == "sh00_fig2":
-        assert all(ax.get_yscale() == "log" for ax in fig.axes) and "SITA-E" in labels
-    matplotlib.pyplot.close(fig)
+        assert "SITA-E" in labels
+    assert fig.axes[-1].get_yscale() == "linear"  # the paper's axes
+    if slowdown_axis:
+        assert figures[f"{experiment}_log"].axes[-1].get_yscale() == "log"
+    caption = " ".join(t.get_text() for t in fig.texts)
+    assert "90% Student-t confidence intervals over 2 replications" in caption
+    assert "Red ×: saturated" in caption
+    for figure in figures.values():
+        matplotlib.pyplot.close(figure)
+
+
+def test_saturated_points_are_drawn_not_dropped(tmp_path):
+    """ρ = 1.2 on SITA-E saturates: the point is on the curve and under a red cross."""
+    ds = sweep.run(["experiment=sh00_fig2", "grid.policy=[sita_e]", *QUICK, "grid.load=[0.5,1.2]",
+                    "plots=false", f"output={tmp_path / 'r.nc'}"])
+    fig = FIGURES["sh00_fig2"](ds)["sh00_fig2"]
+    ax = fig.axes[0]
+    crosses = [line for line in ax.get_lines() if line.get_label().startswith("saturated")]
+    assert len(crosses) == 1
+    x, y = np.asarray(crosses[0].get_xdata()), np.asarray(crosses[0].get_ydata())
+    assert x[np.isfinite(y)].tolist() == [1.2]
+    curve = [c for c in ax.containers if c.get_label() == "SITA-E"][0]
+    assert list(curve.lines[0].get_xdata()) == [0.5, 1.2]
+    matplotlib.pyplot.close("all")

@@ -17,7 +17,7 @@ WORKLOADS = {
     "bounded_pareto": {"name": "bounded_pareto", "kind": "bounded_pareto", "k": 332.1,
                        "p": 1.0e10, "alpha": 1.1},
     "ctc": {"name": "ctc", "kind": "trace", "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz",
-            "processors": 8, "sampling": "bootstrap", "cutoff_fraction": 0.5},
+            "processors": 8, "max_run_time": 43200.0, "sampling": "bootstrap", "cutoff_fraction": 0.5},
 }
 FAMILY = load_families()["dispatch"]
 #: (policy, parameters): every registered policy with each of its examples; the generic checks

@@ -81,4 +81,4 @@ def ctc(tmp_path_factory):
 @pytest.fixture(scope="session")
 def all_policies(tmp_path_factory):
     """All nine policies, 2 hosts, C90 (§3.1's omitted curves)."""
-    return reduced(tmp_path_factory, "sh00_all_policies", "grid.load=[0.2,0.5,0.8]", jobs=500_000)
+    return reduced(tmp_path_factory, "sh00_all_policies", "grid.load=[0.1,0.2,0.5,0.8]", jobs=500_000)

@@ -17,7 +17,7 @@ EXPECTED_MEANS = {
     "bounded_pareto": 3000.0,
     "c90": 4562.6,
     "j90": 9448.6,
-    "ctc": 4584.9,
+    "ctc": 2903.6,
 }
 
 
@@ -58,7 +58,8 @@ def test_trace_keeps_trace_order():
     cfg = load(REPOSITORY_ROOT / "conf/workload/ctc.yaml")
     distribution = make_distribution(cfg)
     assert isinstance(distribution, Empirical)
-    np.testing.assert_array_equal(distribution.values, trace_sizes(cfg["path"]).sizes)
+    np.testing.assert_array_equal(distribution.values,
+                                  trace_sizes(cfg["path"], max_run_time=cfg["max_run_time"]).sizes)
 
 
 def test_command_line_style_override_on_the_yaml():
@@ -96,6 +97,19 @@ def test_command_line_style_override_on_the_yaml():
                 "processors": 1000,
             },
             "workload.processors: no job in ",
+        ),
+        (
+            {"kind": "trace", "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz", "max_run_time": 0},
+            "workload.max_run_time must be > 0 s (inf: no limit), got 0",
+        ),
+        (
+            {"kind": "trace", "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz", "sizes_from": "x"},
+            "workload.sizes_from must be one of ['whole', 'rest']",
+        ),
+        (
+            {"kind": "trace", "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz", "sizes_from": "rest",
+             "cutoff_fraction": 1},
+            "workload.sizes_from=rest needs workload.cutoff_fraction < 1",
         ),
         (
             {"kind": "trace", "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz", "sampling": "x"},

@@ -55,10 +55,10 @@ def test_j90_fit_matches_the_published_statistics_and_its_own_assumption():
 
 
 def test_ctc_trace_sizes():
-    """The paper's table: 5729 jobs, mean 2903.6, C² 5.42; the archive's cleaned v3.1 log
-    gives 5920 jobs, mean 4584.9, C² 6.23 (see trace_sizes)."""
-    sizes, dropped = trace_sizes(CTC, processors=8)
-    assert (len(sizes), dropped) == (5920, 0)
+    """Without a runtime limit, the archive's cleaned v3.1 log has 5920 8-processor jobs, mean
+    4584.9 s, C² 6.23, max 68868 s: 191 of them ran past CTC's 12-hour limit (SH00 §2.1)."""
+    sizes, dropped, over_limit = trace_sizes(CTC, processors=8)
+    assert (len(sizes), dropped, over_limit) == (5920, 0, 0)
     assert sizes.mean() == pytest.approx(4584.87, rel=1e-4)
     assert sizes.var() / sizes.mean() ** 2 == pytest.approx(6.227, rel=1e-3)
     assert sizes.min() > 0
@@ -74,9 +74,12 @@ def test_trace_sizes_drops_and_counts_non_positive_run_times(tmp_path):
     ]
     path = tmp_path / "small.swf"
     path.write_text("\n".join(lines) + "\n")
-    sizes, dropped = trace_sizes(path)
+    sizes, dropped, over_limit = trace_sizes(path)
     np.testing.assert_array_equal(sizes, [10.0, 50.0])
-    assert dropped == 2
+    assert (dropped, over_limit) == (2, 0)
+    sizes, dropped, over_limit = trace_sizes(path, max_run_time=40)  # a runtime limit of 40 s
+    np.testing.assert_array_equal(sizes, [10.0])
+    assert (dropped, over_limit) == (2, 1)
 
 
 def test_relative_trace_paths_fall_back_to_the_repository_root(tmp_path, monkeypatch):

@@ -5,7 +5,10 @@ times), arrivals are Poisson "as in the paper", at rate ``λ = ρ h / E[X]`` for
 offered load ρ on h hosts. Trace workloads are resampled (``sampling:
 bootstrap``) or replayed in trace order, cyclically (``sampling: trace_order``);
 their SITA cutoffs come from the first ``cutoff_fraction`` of the trace (the
-paper fit its cutoffs on half of the trace, §4.1).
+paper fit its cutoffs on half of the trace, §4.1); jobs are drawn from the
+whole trace (``sizes_from: whole``) or from the rest only (``rest``: the
+cutoffs evaluated out of sample). ``max_run_time`` (the center's runtime
+limit) is applied first, by ``sweep.workloads``.
 
 Common random numbers (DESIGN §4): the stream is drawn in fixed blocks of
 :data:`DRAW_BLOCK` jobs from two children of the replication's generator
@@ -76,8 +79,10 @@ def _workload(key: Hashable) -> Workload:
     if cfg.get("kind") != "trace":
         return Workload(sizes, sizes, key=key)
     values = sizes.values
-    head = values[: max(1, int(len(values) * float(cfg.get("cutoff_fraction", 0.5))))]
-    return Workload(sizes, Empirical(head),
+    fitted = max(1, int(len(values) * float(cfg.get("cutoff_fraction", 0.5))))
+    if cfg.get("sizes_from", "whole") == "rest":
+        sizes = Empirical(values[fitted:])
+    return Workload(sizes, Empirical(values[:fitted]),
                     trace_order=cfg.get("sampling", "bootstrap") == "trace_order", key=key)
 
 

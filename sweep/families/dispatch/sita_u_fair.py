@@ -26,9 +26,9 @@ from sweep.families.dispatch._sita import (
     log_ratio,
     mean_excess_slowdown,
     rate_at,
-    require_finite_slowdown,
     sita_policy,
 )
+from sweep.families.dispatch._sita_fit import FitParams, check_fit, simulated_cutoff
 from sweep.workloads import Distribution
 
 
@@ -63,6 +63,8 @@ def rule(dist: Distribution, hosts: int, load: float,
     equal = cutoffs_at_work_fractions(dist, np.full(hosts, 1.0 / hosts))
     if hosts == 1 or load >= 1.0:
         return equal
+    if params.get("cutoff_fit", "analytic") == "simulation":
+        return simulated_cutoff(dist, hosts, load, "fair", params)
     rate = rate_at(dist, hosts, load)
 
     def residual(log_target: float) -> float:
@@ -82,4 +84,4 @@ def rule(dist: Distribution, hosts: int, load: float,
     return tuple(_chain(dist, rate, hosts, math.exp(root))[0])
 
 
-POLICY = sita_policy("sita_u_fair", rule, check=require_finite_slowdown)
+POLICY = sita_policy("sita_u_fair", rule, params=FitParams, check=check_fit)

@@ -25,9 +25,9 @@ from sweep.families.dispatch._sita import (
     finite_upper,
     mean_excess_slowdown,
     rate_at,
-    require_finite_slowdown,
     sita_policy,
 )
+from sweep.families.dispatch._sita_fit import FitParams, check_fit, simulated_cutoff
 from sweep.workloads import Distribution
 
 _GRID = 513
@@ -39,6 +39,8 @@ def rule(dist: Distribution, hosts: int, load: float,
     equal = cutoffs_at_work_fractions(dist, np.full(hosts, 1.0 / hosts))
     if hosts == 1 or load >= 1.0:
         return equal
+    if params.get("cutoff_fit", "analytic") == "simulation":
+        return simulated_cutoff(dist, hosts, load, "opt", params)
     rate = rate_at(dist, hosts, load)
     lo = dist.support[0] if dist.support[0] > 0 else float(dist.ppf(1e-12))
     hi = finite_upper(dist)
@@ -65,4 +67,4 @@ def rule(dist: Distribution, hosts: int, load: float,
     return equal if best is None else tuple(float(c) for c in np.exp(best.x))
 
 
-POLICY = sita_policy("sita_u_opt", rule, check=require_finite_slowdown)
+POLICY = sita_policy("sita_u_opt", rule, params=FitParams, check=check_fit)
