@@ -1,4 +1,4 @@
-"""Throughput of the dispatch family, end to end (DESIGN §7; figures go into BENCHMARKS.md).
+"""Throughput of the dispatch family, end to end (docs/design.md §7; figures go into BENCHMARKS.md).
 
 For each policy: one replication of ``--jobs`` jobs (Hyperexp2, mean 1, C² = 8;
 ρ = 0.7; h = 2 by default) through ``Family.simulate``, random-number

@@ -1,4 +1,4 @@
-"""Throughput of the malleable kernels in events per second on one core (DESIGN §7, issue 5).
+"""Throughput of the malleable kernels in events per second on one core (docs/design.md §7, issue 5).
 
 Each policy runs the Figure 6 workload (Distribution 1, W|n ~ Hyperexp2(n²/E[N²]·1000, 10),
 β' = (1 − φ')/N², φ' = ``--phi``) at offered load ``--load`` on 128 processors: a

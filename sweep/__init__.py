@@ -1,7 +1,7 @@
 """sweep: parallel parameter sweeps for parallel-job scheduling research.
 
 ``sweep.run(overrides)`` does what the command line does and returns the
-results as an ``xarray.Dataset`` (DESIGN §5).
+results as an ``xarray.Dataset`` (docs/design.md §5).
 """
 
 from __future__ import annotations

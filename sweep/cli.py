@@ -1,4 +1,4 @@
-"""The ``sweep`` command: Hydra's command line, one sweep per invocation (DESIGN §8).
+"""The ``sweep`` command: Hydra's command line, one sweep per invocation (docs/design.md §8).
 
 ``sweep [flags] [overrides]`` takes Hydra's flags (its own argument parser) and
 override grammar (``key=value``, ``+key=value``, ``++key=value``, ``~key``;

@@ -1,4 +1,4 @@
-"""Shared fixtures: one local Ray for the few tests that need it (DESIGN §9)."""
+"""Shared fixtures: one local Ray for the few tests that need it (docs/design.md §9)."""
 
 from __future__ import annotations
 

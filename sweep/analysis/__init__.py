@@ -1,4 +1,4 @@
-"""Analysis of sweep Datasets: confidence intervals, ratios, saturation, sensitivity (DESIGN §1, §5).
+"""Analysis of sweep Datasets: confidence intervals, ratios, saturation, sensitivity (docs/design.md §1, §5).
 
 The public surface notebooks use; the paper figures live in study modules
 (``sweep/analysis/sh00.py``, ...) registered with :mod:`sweep.analysis.figures`.

@@ -1,4 +1,4 @@
-"""Confidence intervals, ratios to a baseline policy, means by job-size class (DESIGN §1, §5).
+"""Confidence intervals, ratios to a baseline policy, means by job-size class (docs/design.md §1, §5).
 
 Every function takes a sweep Dataset (or one of its variables) and returns a
 DataArray labeled by the dimensions that remain. An estimate carries its
@@ -48,7 +48,7 @@ def confidence_interval(da: xr.DataArray, dim: str = "replication", level: float
     """Mean over ``dim`` with its Student-t ``level`` confidence interval.
 
     ``mean ± t_{n-1,(1+level)/2} · s / sqrt(n)`` over the ``n`` non-NaN values
-    along ``dim`` (independent replications, DESIGN §6). NaN half-width when
+    along ``dim`` (independent replications, docs/design.md §6). NaN half-width when
     fewer than two values; zero for a deterministic model (``model=analytic``).
     """
     if dim not in da.dims:
@@ -73,7 +73,7 @@ def ratio(ds: xr.Dataset | xr.DataArray, baseline: str, dim: str = "policy", var
 
     - ``method="delta"``: ``R ± t · sqrt(Var(x − R y) / n) / ȳ``, the delta method
       for a ratio of means (Fieller's interval to first order); the covariance of
-      x and y enters, and common random numbers (DESIGN §4) make it strongly
+      x and y enters, and common random numbers (docs/design.md §4) make it strongly
       positive, so the interval is far tighter than the two means' own;
     - ``method="paired"``: the Student-t interval of the per-replication ratios
       ``x_r / y_r`` (centred on their mean, not on ``R``).

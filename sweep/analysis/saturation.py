@@ -1,4 +1,4 @@
-"""Saturation points: the largest load at which a system is stable (DESIGN §6).
+"""Saturation points: the largest load at which a system is stable (docs/design.md §6).
 
 Two ways to ask "where does each policy saturate?":
 

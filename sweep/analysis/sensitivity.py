@@ -1,9 +1,9 @@
-"""Global sensitivity indices from a sweep over parameters (DESIGN §1, §5).
+"""Global sensitivity indices from a sweep over parameters (docs/design.md §1, §5).
 
 Any family's Dataset swept over numeric parameters on a Cartesian grid (one
 dimension per parameter) can be analysed; every other dimension (policy,
 workload, month, ...) is kept, and replications are averaged first. Used for
-TF99's parameters (SF, AWT, α_u, α_t, α_p, α_f; MODEL_NOTES §2:
+TF99's parameters (SF, AWT, α_u, α_t, α_p, α_f; docs/model-notes.md §2:
 ``conf/experiment/tf99_sensitivity.yaml``) but nothing here is rigid-specific.
 
 ``method="sobol"``

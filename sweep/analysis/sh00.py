@@ -24,7 +24,7 @@ a finite run's), drawn, never dropped.
   from the whole trace or from its second half.
 
 The workloads are reconstructions where the paper's traces are private (C90,
-J90: MODEL_NOTES §3); CTC is the public trace's 8-processor jobs.
+J90: docs/model-notes.md §3); CTC is the public trace's 8-processor jobs.
 """
 
 from __future__ import annotations

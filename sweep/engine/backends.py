@@ -1,4 +1,4 @@
-"""Where tasks run: in this process, or on a pool of warm Ray actors (DESIGN §3).
+"""Where tasks run: in this process, or on a pool of warm Ray actors (docs/design.md §3).
 
 Both backends take batches of tasks and yield lists of records as batches
 complete, in completion order; the driver alone writes results.
@@ -21,7 +21,7 @@ from sweep.engine.config import ConfigError
 from sweep.engine.tasks import Record, SimulationActor, Task
 
 #: ``engine.backend=auto`` runs at most this many tasks in this process: starting a local Ray
-#: costs 2-8 s and ~0.7 GiB (DESIGN §11), more than a few replications of most points.
+#: costs 2-8 s and ~0.7 GiB (docs/design.md §11), more than a few replications of most points.
 SERIAL_AT_MOST = 8
 #: Seconds to wait for a cluster address to answer before giving up with one line.
 CONNECT_TIMEOUT = 5.0
@@ -69,7 +69,7 @@ class SerialBackend:
 class RayBackend:
     """A pool of Ray actors, one per CPU it may use, ``in_flight`` batches queued on each.
 
-    Losing a node costs only its in-flight batches (DESIGN §10). Actors are not
+    Losing a node costs only its in-flight batches (docs/design.md §10). Actors are not
     restarted by Ray (a restarted actor whose node is gone waits forever for a
     CPU that no longer exists): when one dies, its batches go back to the queue
     for the surviving actors and the user sees one line. The pool follows the

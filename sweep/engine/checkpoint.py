@@ -1,4 +1,4 @@
-"""Checkpoint shards next to the result file, so an interrupted sweep resumes (DESIGN §3 step 4).
+"""Checkpoint shards next to the result file, so an interrupted sweep resumes (docs/design.md §3 step 4).
 
 Records are appended as numbered shards under ``<output>.partial/``, each
 written to a temporary name and renamed (``os.replace`` is atomic), so a

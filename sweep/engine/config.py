@@ -1,4 +1,4 @@
-"""Compose and validate a sweep's configuration (DESIGN §8).
+"""Compose and validate a sweep's configuration (docs/design.md §8).
 
 Hydra's compose API builds the config from ``conf/`` and the user's overrides;
 every option file there extends a schema generated from the code
@@ -17,7 +17,7 @@ a grid axis over its options (``grid.system=[sp2_100,sp2_128]``); a
 
 Why the compose API and not ``@hydra.main``: errors must be one line and exit
 non-zero with no traceback, and the grid is expanded in-process (composing each
-config-group option once, DESIGN §3), which Hydra's per-job launcher cannot do
+config-group option once, docs/design.md §3), which Hydra's per-job launcher cannot do
 cheaply.
 """
 
@@ -410,7 +410,7 @@ def compose_group_option(overrides: Sequence[str], group: str, name: str,
                          pinned: Sequence[str] = (), required: bool = True) -> dict[str, Any]:
     """One option of a config group, with the user's overrides applied, as a plain dict.
 
-    Composed once per option (DESIGN §3): the user's other overrides and experiment
+    Composed once per option (docs/design.md §3): the user's other overrides and experiment
     still apply, the group choice is replaced by ``name``, grid axes are dropped.
     ``pinned`` are further group choices (the main config's, so that the
     family's defaults need not be looked up again). ``group`` may be dotted;

@@ -1,4 +1,4 @@
-"""Records -> one labeled Dataset -> netCDF, written atomically (DESIGN §5, a contract).
+"""Records -> one labeled Dataset -> netCDF, written atomically (docs/design.md §5, a contract).
 
 Each declared variable becomes an array over the grid's dimensions, then
 ``replication``, then the variable's own extra dimensions (``host``, ...),
@@ -156,7 +156,7 @@ def _describe(dataset: xr.Dataset, grid: Grid, extra_dims: Mapping[str, Family])
 
 def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Family],
                   replications: int, attrs: Mapping[str, Any]) -> xr.Dataset:
-    """The sweep's Dataset, built in one step from all records (DESIGN §3 step 4)."""
+    """The sweep's Dataset, built in one step from all records (docs/design.md §3 step 4)."""
     dims = [axis.dim for axis in grid.axes]
     coords: dict[str, Any] = {axis.dim: list(axis.values) for axis in grid.axes}
     coords["replication"] = np.arange(replications)
@@ -188,7 +188,7 @@ RUN_ATTRIBUTES = ("command_line", "history", "date_created", "software_versions"
 
 
 def reproducible(dataset: xr.Dataset) -> xr.Dataset:
-    """``dataset`` without what may differ between two runs of one sweep (DESIGN §4):
+    """``dataset`` without what may differ between two runs of one sweep (docs/design.md §4):
     wall-clock variables (attribute ``reproducible = "no"``) and :data:`RUN_ATTRIBUTES`."""
     wall_clock = [name for name, v in dataset.data_vars.items() if v.attrs.get("reproducible") == "no"]
     kept = dataset.drop_vars(wall_clock)

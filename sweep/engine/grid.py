@@ -1,4 +1,4 @@
-"""Expand a composed config into the grid of points (DESIGN §3).
+"""Expand a composed config into the grid of points (docs/design.md §3).
 
 An axis is ``policy``, ``workload``, ``load`` or any other config key listed
 under ``grid.<key>``; a key that is not on the grid keeps its single value, and

@@ -1,4 +1,4 @@
-"""The progress bar: points done, ETA and simulated jobs per second (DESIGN §8)."""
+"""The progress bar: points done, ETA and simulated jobs per second (docs/design.md §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The sweep from a composed config to a Dataset on disk (DESIGN §3).
+"""The sweep from a composed config to a Dataset on disk (docs/design.md §3).
 
 compose -> validate -> expand grid -> tasks -> backend -> records (checkpointed)
 -> Dataset (one step) -> netCDF (atomic).
@@ -43,7 +43,7 @@ def resolved_yaml(cfg: DictConfig) -> str:
 
 
 def output_path(cfg: DictConfig) -> Path:
-    """``output`` if given, else ``results.nc`` in Hydra's run directory (DESIGN §5)."""
+    """``output`` if given, else ``results.nc`` in Hydra's run directory (docs/design.md §5)."""
     return Path(cfg.output if cfg.output else Path(cfg.hydra.run.dir) / "results.nc").absolute()
 
 
@@ -91,7 +91,7 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[xr.Datas
 
 
 def provenance(config_yaml: str, seed: int, overrides: Sequence[str]) -> dict[str, str | int]:
-    """The Dataset's attributes (DESIGN §5): config, seed, command line, creation time, versions."""
+    """The Dataset's attributes (docs/design.md §5): config, seed, command line, creation time, versions."""
     import netCDF4
     import numba
     import numpy
@@ -139,7 +139,7 @@ def _execute(cfg: DictConfig, tasks: list[Task], checkpoint: Checkpoint, grid: G
 
 
 def run(overrides: Sequence[str] = ()) -> xr.Dataset:
-    """Do what ``sweep [overrides]`` does and return the Dataset (DESIGN §5 Python API)."""
+    """Do what ``sweep [overrides]`` does and return the Dataset (docs/design.md §5 Python API)."""
     overrides = list(overrides)
     dataset, _ = run_config(compose(overrides), overrides)
     return dataset

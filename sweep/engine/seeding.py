@@ -1,4 +1,4 @@
-"""Random streams keyed by what a job stream depends on (DESIGN §4, a contract).
+"""Random streams keyed by what a job stream depends on (docs/design.md §4, a contract).
 
 A replication's generator is derived from the root ``seed`` and a key made of
 the workload's resolved parameters, the offered load and the replication index:

@@ -1,4 +1,4 @@
-"""What a finished sweep says on the terminal (DESIGN §8: nothing meaningless is silent).
+"""What a finished sweep says on the terminal (docs/design.md §8: nothing meaningless is silent).
 
 One summary line, always (also with ``progress=false``): points, runs, how many
 points are saturated and why, trace jobs a family left out and why, the time

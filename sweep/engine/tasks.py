@@ -1,4 +1,4 @@
-"""Tasks, records and the actor that turns one into the other (DESIGN §3 step 3–4).
+"""Tasks, records and the actor that turns one into the other (docs/design.md §3 step 3–4).
 
 A task is one replication of one grid point. :class:`SimulationActor` runs
 batches of tasks; the Ray backend wraps it as a remote actor (warm: compiled

@@ -80,10 +80,10 @@ class StopRule:
     """When a replication ends: ``jobs`` measured after ``warmup`` discarded ones.
 
     ``max_in_system`` caps the number of jobs present at once; a run that hits it
-    is stopped and reported ``saturated`` instead of running on (DESIGN §6).
+    is stopped and reported ``saturated`` instead of running on (docs/design.md §6).
     ``ci_target`` > 0 asks a family that supports it for sequential batch means:
     stop once the 90% confidence interval is within ``± ci_target`` of the mean,
-    or after ``max_jobs`` measured jobs (DESIGN §6; 0 = a fixed run of ``jobs``).
+    or after ``max_jobs`` measured jobs (docs/design.md §6; 0 = a fixed run of ``jobs``).
     ``control_variate`` names the control variates (values of known mean, such
     as the jobs' service demand) with which such a family estimates the mean
     (:func:`sweep.stats.controlled_mean`): ``false`` (none), a name, or a list of

@@ -1,4 +1,4 @@
-"""Named registries: one per family for its policies (STYLE pattern 1: duplicate names raise)."""
+"""Named registries: one per family for its policies (duplicate names raise)."""
 
 from __future__ import annotations
 

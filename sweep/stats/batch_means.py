@@ -1,4 +1,4 @@
-"""Steady-state statistics from batch means (DESIGN §6).
+"""Steady-state statistics from batch means (docs/design.md §6).
 
 A long run of one replication is cut into ``k`` consecutive batches of equal
 length; when the batches are long against the correlation time of the output

@@ -1,14 +1,14 @@
-"""Service-time distributions with closed forms (STYLE pattern 4).
+"""Service-time distributions with closed forms.
 
 One interface, several members, in the manner of ``scipy.stats``: the base class
 :class:`Distribution` derives the public methods from a few private ones that a
 member supplies (see its docstring). Every member has analytic ``moment`` and
 ``partial_moment``, because the dispatch family's analysis needs them
-(MODEL_NOTES §3): Pollaczek–Khinchine needs ``E[X²]``, mean slowdown needs
+(docs/model-notes.md §3): Pollaczek–Khinchine needs ``E[X²]``, mean slowdown needs
 ``E[1/X]``, and SITA cutoffs need the load, job fraction, ``E[X²]`` and ``E[1/X]``
 of the jobs in a size interval, i.e. ``E[X^k ; lo < X <= hi]``.
 
-Randomness is an argument (STYLE pattern 3): ``sample`` takes the caller's
+Randomness is an argument: ``sample`` takes the caller's
 ``numpy.random.Generator`` and draws the whole block at once.
 """
 
@@ -263,7 +263,7 @@ class Mixture(Distribution):
 
 
 class Hyperexp2(Mixture):
-    """Two-phase hyperexponential with balanced means (MODEL_NOTES §1).
+    """Two-phase hyperexponential with balanced means (docs/model-notes.md §1).
 
     ``p1 = (1 + sqrt((C² - 1) / (C² + 1))) / 2``, rates ``μ1 = 2 p1 / mean`` and
     ``μ2 = 2 (1 - p1) / mean``, so each phase carries half the load; ``scv = C²``
@@ -316,7 +316,7 @@ def _draw_hyperexp2(rng: np.random.Generator, p1: float | np.ndarray, first: flo
 
 
 class BoundedPareto(Distribution):
-    """Bounded Pareto ``B(k, p, α)`` (Harchol-Balter, Crovella & Murta; MODEL_NOTES §3).
+    """Bounded Pareto ``B(k, p, α)`` (Harchol-Balter, Crovella & Murta; docs/model-notes.md §3).
 
     Density ``α k^α x^(-α-1) / (1 - (k/p)^α)`` on ``[k, p]``, so
     ``E[X^j ; a < X <= b] = α k^j ((b/k)^(j-α) - (a/k)^(j-α)) / ((j - α)(1 - (k/p)^α))``
@@ -360,7 +360,7 @@ class BoundedPareto(Distribution):
 
 
 class TruncatedLognormal(Distribution):
-    """Lognormal ``exp(N(mu, sigma²))`` conditioned on ``lo <= X <= hi`` (MODEL_NOTES §3).
+    """Lognormal ``exp(N(mu, sigma²))`` conditioned on ``lo <= X <= hi`` (docs/model-notes.md §3).
 
     With ``z(x) = (ln x - mu) / sigma`` and ``Z = Φ(z(hi)) - Φ(z(lo))``:
     ``E[X^k ; a < X <= b] = exp(k mu + k² sigma² / 2) (Φ(z(b) - k sigma) - Φ(z(a) - k sigma)) / Z``.

@@ -1,4 +1,4 @@
-"""Named service-time workloads of Schroeder & Harchol-Balter (SH00; MODEL_NOTES §3).
+"""Named service-time workloads of Schroeder & Harchol-Balter (SH00; docs/model-notes.md §3).
 
 The PSC C90 and J90 traces are not public, so ``c90`` and ``j90`` are
 **reconstructions**: distributions fitted to the statistics the paper prints.
@@ -39,7 +39,7 @@ __all__ = [
 #: The folder holding ``pyproject.toml``; relative trace paths fall back to it.
 REPOSITORY_ROOT = Path(sweep.__file__).resolve().parents[1]
 
-#: MODEL_NOTES §3, reconstructed: published mean 4562.6 s, C² 43.16, min 1,
+#: docs/model-notes.md §3, reconstructed: published mean 4562.6 s, C² 43.16, min 1,
 #: max 2,222,749, 98.7% of jobs below the 2-host SITA-E cutoff,
 #: E[X²|host 1] 4.5e7, E[X²|host 2] 6.5e10, E[X²] 9.2e8.
 C90_PARAMETERS: dict[str, float] = {
@@ -67,7 +67,7 @@ J90_PARAMETERS: dict[str, float] = {
 def lognormal_pareto(
     tail_weight: float, mu: float, sigma: float, lo: float, k: float, p: float, alpha: float
 ) -> Mixture:
-    """Lognormal body on ``[lo, k]`` plus bounded-Pareto tail on ``[k, p]`` (MODEL_NOTES §3).
+    """Lognormal body on ``[lo, k]`` plus bounded-Pareto tail on ``[k, p]`` (docs/model-notes.md §3).
 
     With probability ``1 - tail_weight``, ``X`` is lognormal(``mu``, ``sigma``)
     truncated to ``[lo, k]``; otherwise bounded Pareto ``B(k, p, alpha)``. The
@@ -84,7 +84,7 @@ def lognormal_pareto(
 
 
 def c90() -> Mixture:
-    """The reconstructed PSC C90 job-size distribution (MODEL_NOTES §3; SH00, Table 1).
+    """The reconstructed PSC C90 job-size distribution (docs/model-notes.md §3; SH00, Table 1).
 
     **Reconstruction**, not the trace: with probability 0.98654 a lognormal
     (mu 5.8861, sigma 2.1763) truncated to [1, 69190], otherwise a bounded Pareto

@@ -1,4 +1,4 @@
-"""Speedup models of malleable jobs (CV96 §3.2.1; MODEL_NOTES §1).
+"""Speedup models of malleable jobs (CV96 §3.2.1; docs/model-notes.md §1).
 
 Every model here gives a job's execution time on ``n`` processors in one form,
 
@@ -9,7 +9,7 @@ with per-job coefficients ``(a, b, c)`` computed from its work ``W``:
 - eq. 1/2 (Sevcik): ``T(n) = φW/n + α + nβ`` → ``a = φW, b = α, c = β``;
 - eq. 4/5 (the paper's revision): ``T'(n) = (1 + (n−1)φ')W/n + α + (n−1)β'W``
   → ``a = (1−φ')W, b = φ'W + α − β'W, c = β'W``; with ``α = 0`` this is eq. 5.
-  MODEL_NOTES §1's Figure 5/8 workload writes the communication cost in
+  docs/model-notes.md §1's Figure 5/8 workload writes the communication cost in
   seconds, ``(n−1)β``: ``beta`` adds ``β`` to ``c`` and takes it off ``b``;
 - eq. 8: ``S(n) = (δ+1)n/(δ+n)``, i.e. eq. 5 with ``β' = 0`` and ``φ' = 1/(1+δ)``
   (eq. 9) → ``a = δW/(δ+1), b = W/(δ+1), c = 0``;
@@ -21,7 +21,7 @@ when ``c = 0``. ``pws`` (§1, footnote 1) is the smallest integer ``n`` in
 ``[1, cap]`` maximising ``S(n)²/n``, i.e. minimising ``n·T(n)²``; its derivative
 vanishes at ``3c·n² + b·n − a = 0``, so the real optimum is
 ``n* = (−b + sqrt(b² + 12ac)) / (6c)`` (``a/b`` when ``c = 0``), and the answer is
-the better of the two integers around it (MODEL_NOTES §1). With eq. 8, pws = δ.
+the better of the two integers around it (docs/model-notes.md §1). With eq. 8, pws = δ.
 
 Parameters may be arrays (one value per job) broadcast against ``work``.
 """
@@ -151,7 +151,7 @@ class Eq5(Speedup):
 
     ``0 ≤ φ', β' ≤ 1``; ``α = 0`` gives eq. 5. ``beta`` is a communication cost in
     seconds per extra processor, the form of the Figure 5/8 workload
-    (reconstructed, MODEL_NOTES §1); the paper's eq. 4 has ``beta = 0``.
+    (reconstructed, docs/model-notes.md §1); the paper's eq. 4 has ``beta = 0``.
     """
 
     phi_prime: ArrayLike = 0.0

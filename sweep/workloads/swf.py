@@ -18,10 +18,10 @@ The reader builds one numpy array per field, never one Python object per job
   ``partition``, ``preceding_job``. A fractional value there is an error.
 
 ``-1`` is kept as ``-1`` in every field (callers decide what unknown means for
-them; e.g. MODEL_NOTES §2 drops KTH jobs with run time -1).
+them; e.g. docs/model-notes.md §2 drops KTH jobs with run time -1).
 
 Traces are cached by (absolute path, modification time, size), so a warm worker
-parses a trace once (DESIGN §3); the arrays are read-only because they are shared.
+parses a trace once (docs/design.md §3); the arrays are read-only because they are shared.
 """
 
 from __future__ import annotations

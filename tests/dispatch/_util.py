@@ -21,7 +21,7 @@ WORKLOADS = {
 }
 FAMILY = load_families()["dispatch"]
 #: (policy, parameters): every registered policy with each of its examples; the generic checks
-#: run over these, so a new policy is tested by being registered (STYLE pattern 5).
+#: run over these, so a new policy is tested by being registered.
 CASES = [pytest.param(name, dict(params), id="-".join([name, *(f"{k}={v}" for k, v in params.items())]))
          for name, policy in FAMILY.policies.items() for params in policy.examples]
 

@@ -17,7 +17,7 @@ from ._util import CASES, point, usable_workload
 
 POLICIES = load_families()["dispatch"].policies
 
-#: MODEL_NOTES §3, C90 reconstruction, 2 hosts: E[W]·E[1/X], i.e. mean slowdown WITHOUT the +1.
+#: docs/model-notes.md §3, C90 reconstruction, 2 hosts: E[W]·E[1/X], i.e. mean slowdown WITHOUT the +1.
 C90_CHECK = {0.5: {"random": 2091, "lwl": 697, "sita_e": 202},
              0.8: {"random": 8364, "lwl": 3717, "sita_e": 808}}
 
@@ -44,7 +44,7 @@ def test_central_queue_is_lwl():
 
 @pytest.mark.parametrize("load", [0.3, 0.9])
 def test_mgh_approximation_is_exact_for_one_host(load):
-    """With the ½ (MODEL_NOTES §3) M/G/1 is Pollaczek–Khinchine exactly."""
+    """With the ½ (docs/model-notes.md §3) M/G/1 is Pollaczek–Khinchine exactly."""
     lwl = FAMILY.analytic(point("lwl", "hyperexp2", hosts=1, load=load)).summary
     random = FAMILY.analytic(point("random", "hyperexp2", hosts=1, load=load)).summary
     assert lwl["mean_response"] == pytest.approx(random["mean_response"], rel=1e-12)

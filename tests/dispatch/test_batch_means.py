@@ -1,4 +1,4 @@
-"""``sweep.stats.batch_means``: batch means, CI half-width, growth test (DESIGN §6)."""
+"""``sweep.stats.batch_means``: batch means, CI half-width, growth test (docs/design.md §6)."""
 
 from __future__ import annotations
 

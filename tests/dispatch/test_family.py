@@ -72,7 +72,7 @@ def test_no_job_records_unless_asked():
 
 
 def test_every_policy_sees_the_same_job_stream():
-    """Common random numbers (DESIGN §4): Random's own draws do not shift the stream."""
+    """Common random numbers (docs/design.md §4): Random's own draws do not shift the stream."""
     streams = []
     for policy in ("random", "lwl", "sita_e", "shortest_queue"):
         p = point(policy, "hyperexp2", jobs=3000, warmup=100, record=True)

@@ -1,4 +1,4 @@
-"""Schedules of 4–5 jobs worked out by hand, one per policy (STYLE pattern 6).
+"""Schedules of 4–5 jobs worked out by hand, one per policy.
 
 Each docstring gives the arrivals and sizes, the host chosen at every arrival
 and why, and the resulting start and end times. Hosts are 0-based (the

@@ -1,4 +1,4 @@
-"""Past saturation a point stops, is flagged, and still reports numbers (DESIGN §6)."""
+"""Past saturation a point stops, is flagged, and still reports numbers (docs/design.md §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The contracts of DESIGN §4–§5: seeding, result file, resume, Ray vs serial (issue 2)."""
+"""The contracts of docs/design.md §4–§5: seeding, result file, resume, Ray vs serial (issue 2)."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def test_job_dimension_is_labeled_by_the_trace_job_number(tmp_path):
                          f"output={tmp_path / 'kth.nc'}"])
     assert dataset["job"].dtype.kind == "i" and "job_number" not in dataset
     assert dataset["job"].values[0] == 15  # the cleaned KTH log starts at job 15 (jobs <= 14 filtered)
-    assert 27313 not in dataset["job"].values  # dropped: no positive processor count (MODEL_NOTES §2)
+    assert 27313 not in dataset["job"].values  # dropped: no positive processor count (docs/model-notes.md §2)
     assert (dataset["start"] >= dataset["submit"]).all()
 
 
@@ -171,7 +171,7 @@ def test_analytic_model_gives_a_dataset_of_the_same_shape(tmp_path):
     assert analytic.sizes == simulated.sizes
     assert set(analytic.data_vars) >= set(simulated.data_vars) - {"mean_response_hw90", "mean_slowdown_hw90"}
     slowdown = analytic["mean_slowdown"].isel(replication=0).squeeze()
-    # MODEL_NOTES §3 check values (E[W]·E[1/X], so mean slowdown is one more), 2 hosts, C90:
+    # docs/model-notes.md §3 check values (E[W]·E[1/X], so mean slowdown is one more), 2 hosts, C90:
     expected = {("random", 0.5): 2091, ("lwl", 0.5): 697, ("sita_e", 0.5): 202,
                 ("random", 0.8): 8364, ("lwl", 0.8): 3717, ("sita_e", 0.8): 808}
     for (policy, load), value in expected.items():

@@ -1,4 +1,4 @@
-"""Grid expansion and stream keys (DESIGN §3, §4)."""
+"""Grid expansion and stream keys (docs/design.md §3, §4)."""
 
 from __future__ import annotations
 

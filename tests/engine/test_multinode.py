@@ -1,4 +1,4 @@
-"""A sweep on a Ray cluster of several nodes survives losing one (issue 18 §1-§2, DESIGN §10).
+"""A sweep on a Ray cluster of several nodes survives losing one (issue 18 §1-§2, docs/design.md §10).
 
 The cluster is Ray's own ``cluster_utils.Cluster`` (a head and worker nodes as
 processes on this machine), run in its own interpreter by ``scripts/multinode.py``.

@@ -57,7 +57,7 @@ def test_every_workload_builds_jobs_that_meet_eq10(name):
 
 
 def test_distribution_4_with_the_nasa_table_has_the_papers_mean_and_cv():
-    # Figure 10's caption: W = 10566 s, C_W = 4.26 (MODEL_NOTES §1: the recomputed table gives it)
+    # Figure 10's caption: W = 10566 s, C_W = 4.26 (docs/model-notes.md §1: the recomputed table gives it)
     dist4 = PARALLELISM["dist4"]
     mean, cv = _nasa_ipsc(dist4, 10566.0)
     first = float(np.dot(dist4.pmf, mean))
@@ -68,7 +68,7 @@ def test_distribution_4_with_the_nasa_table_has_the_papers_mean_and_cv():
     assert cv[3] == NASA_IPSC[8][1]
     jobs = make_jobs(load("cv96_fig10a"), 128, 30.0, 400_000, np.random.default_rng(2))
     assert jobs.work.mean() == pytest.approx(10566.0, rel=0.03)
-    # 30 jobs/hour: offered load λW/P = 0.69 (MODEL_NOTES §1)
+    # 30 jobs/hour: offered load λW/P = 0.69 (docs/model-notes.md §1)
     rate = 1 / np.diff(jobs.arrival).mean()
     assert rate * 3600 == pytest.approx(30.0, rel=0.01)
     assert rate * 10566.0 / 128 == pytest.approx(0.688, abs=0.01)

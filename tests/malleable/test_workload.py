@@ -1,4 +1,4 @@
-"""Malleable job streams (CV96 §3.2; MODEL_NOTES §1's reconstructed Distributions 1–4)."""
+"""Malleable job streams (CV96 §3.2; docs/model-notes.md §1's reconstructed Distributions 1–4)."""
 
 import numpy as np
 import pytest
@@ -10,7 +10,7 @@ BASE = {"name": "t", "kind": "malleable", "parallelism": "dist1", "demand_mean":
         "demand_scv": 4.0, "demand_growth": "n2", "demand_normalise": True,
         "speedup": {"model": "eq5", "phi_prime": 0.01, "beta_prime": "max"}}
 
-# MODEL_NOTES §1 table: pmf at n = 1, 2, ..., 128 and E[N]
+# docs/model-notes.md §1 table: pmf at n = 1, 2, ..., 128 and E[N]
 TABLE = {
     "dist1": ([.366, .226, .139, .086, .053, .052, .020, .059], 13.4),
     "dist3": ([.352, .217, .134, .082, .051, .050, .019, .094], 17.7),

@@ -190,7 +190,7 @@ def test_bad_edge_lists(tmp_path, text, where, what):
 @pytest.mark.parametrize("name", ["stg_robot", "stg_sparse", "stg_fpppp", "topcuoglu2002"])
 def test_the_graph_files_of_the_workloads_ship_inside_the_package(name):
     """A workload's file lies under sweep/ and matches the package data pyproject.toml declares, so
-    a wheel installed anywhere has it (DESIGN §8)."""
+    a wheel installed anywhere has it (docs/design.md §8)."""
     path = load_option("workload", name)["path"]
     assert path.startswith("sweep/") and (ROOT / path).is_file()
     with open(ROOT / "pyproject.toml", "rb") as file:

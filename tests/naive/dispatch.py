@@ -1,4 +1,4 @@
-"""Slow, obvious references for the dispatch policies (STYLE pattern 7; SH00 §1.2).
+"""Slow, obvious references for the dispatch policies (SH00 §1.2).
 
 An event-driven simulation with Python objects: a heap of arrival and
 departure events, a FCFS queue (deque) per host, and for Central-Queue one

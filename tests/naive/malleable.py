@@ -1,4 +1,4 @@
-"""Slow, obvious references for the malleable policies (STYLE pattern 7; CV96 §2).
+"""Slow, obvious references for the malleable policies (CV96 §2).
 
 Plain Python lists and dicts; allocations recomputed from scratch at every
 event by sorting: water-filling over the caps in increasing order (EQS), jobs

@@ -1,4 +1,4 @@
-"""Slow, obvious references for the rigid passes FCFS, EASY and conservative (STYLE pattern 7).
+"""Slow, obvious references for the rigid passes FCFS, EASY and conservative.
 
 Plain Python lists and brute-force availability: the free processors at an
 instant are recomputed from every running job and every reservation each time

@@ -1,4 +1,4 @@
-"""One generic test over every distribution member (STYLE patterns 4 and 5).
+"""One generic test over every distribution member.
 
 ``MEMBERS`` lists each member with sane parameters, like scipy's ``_distr_params``;
 a new member joins by one line. Sample moments are checked against ``moment``
@@ -115,7 +115,7 @@ def test_known_closed_forms():
     assert hyperexp.mean == pytest.approx(5.0) and hyperexp.scv == pytest.approx(16.0)
     # bounded Pareto with alpha = 1: E[X] = k p ln(p/k) / (p - k)
     assert BoundedPareto(2.0, 50.0, 1.0).mean == pytest.approx(2 * 50 * math.log(25) / 48)
-    # HCM's B(332.1, 1e10, 1.1) has mean 3000 (MODEL_NOTES §3)
+    # HCM's B(332.1, 1e10, 1.1) has mean 3000 (docs/model-notes.md §3)
     assert BoundedPareto(332.1, 1e10, 1.1).mean == pytest.approx(3000, rel=1e-3)
     values = np.array([1.0, 2.0, 4.0])
     empirical = Empirical(values)

@@ -1,4 +1,4 @@
-"""The named workloads of SH00 against the statistics the paper prints (MODEL_NOTES §3)."""
+"""The named workloads of SH00 against the statistics the paper prints (docs/model-notes.md §3)."""
 
 import math
 from pathlib import Path
@@ -40,7 +40,7 @@ def test_c90_reproduces_the_published_statistics():
     assert host1 == pytest.approx(4.5e7, rel=0.1)
     assert host2 == pytest.approx(6.5e10, rel=0.1)
     assert distribution.moment(2) == pytest.approx(9.2e8, rel=0.1)
-    assert distribution.moment(-1) == pytest.approx(0.0208, rel=0.01)  # MODEL_NOTES §3
+    assert distribution.moment(-1) == pytest.approx(0.0208, rel=0.01)  # docs/model-notes.md §3
 
 
 def test_j90_fit_matches_the_published_statistics_and_its_own_assumption():

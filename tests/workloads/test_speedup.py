@@ -66,7 +66,7 @@ def test_linear_speedup():
 
 
 def test_figure5_parallelism_is_the_maximum_point():
-    # MODEL_NOTES §1: W = 1000, φ' = 0.003, β = 25 s: M = sqrt((1 − φ')W/β) = 6.31
+    # docs/model-notes.md §1: W = 1000, φ' = 0.003, β = 25 s: M = sqrt((1 − φ')W/β) = 6.31
     model = Eq5(phi_prime=0.003, beta=25.0, alpha=25.0)
     assert model.maximum(1000.0) == pytest.approx(np.sqrt(997 / 25))
     assert model.time(3, 1000.0) == pytest.approx((1 + 2 * 0.003) * 1000 / 3 + 25 + 2 * 25)

@@ -6,7 +6,7 @@ policy (Schroeder & Harchol-Balter, §1.1–1.2, §2.2). One file per policy:
 the paper's nine (``random``, ``round_robin``, ``shortest_queue``, ``lwl``,
 ``central_queue``, ``sita_e``, ``sita_u_opt``, ``sita_u_fair``,
 ``sita_u_rule``) and ``power_of_d``. The compiled core is ``_core``; closed forms (``model:
-analytic``) are in ``_analytic`` and ``_sita``; MODEL_NOTES §3 gives the
+analytic``) are in ``_analytic`` and ``_sita``; docs/model-notes.md §3 gives the
 reconstructed workloads and the M/G/h approximation.
 
 Its policies are the ``Policy`` objects of its modules (:mod:`sweep.families`).

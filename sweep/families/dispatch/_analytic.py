@@ -1,7 +1,7 @@
-"""Closed forms of the dispatch family (SH00 §3.3, Appendix A; MODEL_NOTES §3).
+"""Closed forms of the dispatch family (SH00 §3.3, Appendix A; docs/model-notes.md §3).
 
 Slowdown here is response time / service time, so it is at least 1: the
-``+1`` is included. (MODEL_NOTES §3's check values, e.g. Random 2091 on the
+``+1`` is included. (docs/model-notes.md §3's check values, e.g. Random 2091 on the
 C90 reconstruction at ρ = 0.5, are ``E[W]·E[1/X]`` *without* the +1; see
 ``tests/dispatch/test_analytic.py``.)
 
@@ -111,13 +111,13 @@ def erlang_c(servers: int, offered: float) -> float:
 
 
 def mgh_approximation(point: Point, workload: Workload) -> dict[str, object]:
-    """M/G/h FCFS (Least-Work-Left = Central-Queue, SH00 §3.3; MODEL_NOTES §3).
+    """M/G/h FCFS (Least-Work-Left = Central-Queue, SH00 §3.3; docs/model-notes.md §3).
 
     ``E[Q_{M/G/h}] ≈ E[Q_{M/M/h}] · E[X²] / (2 E[X]²)`` with
     ``E[Q_{M/M/h}] = P_Q ρ / (1 − ρ)`` and Erlang-C ``P_Q``. The seed prints the
     factor without the ½; with it the approximation is exact for h = 1
     (Pollaczek–Khinchine) and for exponential sizes (M/M/h), and reproduces the
-    paper's ratios (MODEL_NOTES §3). Then ``E[W] = E[Q]/λ`` (Little) and,
+    paper's ratios (docs/model-notes.md §3). Then ``E[W] = E[Q]/λ`` (Little) and,
     since a job's wait does not depend on its own size,
     ``E[S] = 1 + E[W] E[1/X]``. Variance and per-host values: NaN (the per-host
     split depends on tie-breaking).

@@ -5,12 +5,12 @@ first served, run to completion. Jobs arrive in time order; a *choose* hook
 names the host of each job at its arrival; the job then starts at
 ``max(arrival, free[host])`` and ends ``size`` later. That one recursion is the
 Lindley recursion of each host when the hosts are named in advance (Random,
-Round-Robin, SITA-*: the stream split per host, DESIGN §7, each host's
+Round-Robin, SITA-*: the stream split per host, docs/design.md §7, each host's
 recursion run in one pass over the merged stream), and the Kiefer–Wolfowitz
 recursion of the M/G/h queue when the hook picks the host that frees first
 (Least-Work-Left, Central-Queue).
 
-Layout (STYLE patterns 2 and 7): :class:`HostSystem` is the wrapper — it owns
+Layout: :class:`HostSystem` is the wrapper — it owns
 the state carried from chunk to chunk (each host's free time and a ring
 buffer of the departure times of its jobs still in system), the accumulators
 and the optional per-job records, and feeds the kernel array chunks.
@@ -24,7 +24,7 @@ dispatcher passed at run time would make numba's on-disk cache unusable.
 The kernel also knows the number of jobs in system whenever it could exceed
 ``max_in_system``: jobs pushed since the last exact count bound it from
 above, and only when that bound passes the cap are all rings trimmed to the
-current time and counted. A run that passes the cap stops there (DESIGN §6:
+current time and counted. A run that passes the cap stops there (docs/design.md §6:
 never hang).
 """
 
@@ -38,7 +38,7 @@ import numpy as np
 
 from sweep.stats.batch_means import ci_halfwidth, means_from_sums
 
-#: Batches for the batch-means confidence intervals (DESIGN §6).
+#: Batches for the batch-means confidence intervals (docs/design.md §6).
 BATCHES = 32
 #: Initial ring capacity per host (grows by doubling, up to the in-system cap).
 RING0 = 64
@@ -167,7 +167,7 @@ def _dispatch(arrival, size, given, j0, j1, measuring, state, acc, choose):
 
 @numba.njit(cache=True, error_model="numpy")
 def _run_given(arrival, size, given, j0, j1, measuring, state, acc):
-    """Kernel of the state-independent policies (hosts drawn in advance, DESIGN §7)."""
+    """Kernel of the state-independent policies (hosts drawn in advance, docs/design.md §7)."""
     return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _given)
 
 
@@ -180,7 +180,7 @@ class HostSystem:
 
     ``kernel`` is a policy's compiled chunk runner (:func:`_run_given` or one
     built on :func:`_dispatch`). Jobs ``0 .. warmup-1`` are simulated but not
-    measured; the next ``jobs`` are measured (SH00 §2.2; DESIGN §6). Feed
+    measured; the next ``jobs`` are measured (SH00 §2.2; docs/design.md §6). Feed
     any split of the job stream into :meth:`feed`: the result is the same, bit
     for bit, because all sums run in job order inside the kernel.
     """

@@ -2,7 +2,7 @@
 
 ``simulate`` draws the job stream (``_workload.JobStream``) and the policy's
 own random numbers from three children of the replication's generator, in
-that order for every policy (DESIGN §4), then feeds the stream to a
+that order for every policy (docs/design.md §4), then feeds the stream to a
 ``_core.HostSystem`` in chunks of :data:`CHUNK_JOBS` jobs, so memory stays
 flat however long the run. ``simulate_arrays`` runs given arrival times and
 sizes instead (hand-worked schedules, traces replayed as they are).

@@ -10,7 +10,7 @@ whole trace (``sizes_from: whole``) or from the rest only (``rest``: the
 cutoffs evaluated out of sample). ``max_run_time`` (the center's runtime
 limit) is applied first, by ``sweep.workloads``.
 
-Common random numbers (DESIGN §4): the stream is drawn in fixed blocks of
+Common random numbers (docs/design.md §4): the stream is drawn in fixed blocks of
 :data:`DRAW_BLOCK` jobs from two children of the replication's generator
 (interarrival times, sizes), so job ``j`` gets the same numbers for every
 policy, every chunk size and every run length. Policies draw their own

@@ -6,7 +6,7 @@ longest takes the job (ties: lowest index). That is a different rule from
 Least-Work-Left, which takes the lowest-index idle host, with the same start
 and end times for every job: the equivalence SH00 §3.1 cites from [12];
 ``tests/dispatch`` checks it job by job.
-Analysis: the M/G/h approximation of MODEL_NOTES §3 (``_analytic``).
+Analysis: the M/G/h approximation of docs/model-notes.md §3 (``_analytic``).
 """
 
 from __future__ import annotations

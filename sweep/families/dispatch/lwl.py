@@ -5,7 +5,7 @@ ties (several idle hosts, or equal backlogs) go to the lowest index. With FCFS
 hosts this is the M/G/h queue (SH00 §3.3, citing [12]): every job starts
 at ``max(t, min_i free_i)``, the Kiefer–Wolfowitz recursion, so its schedule
 equals Central-Queue's job by job (hosts may differ among idle ones).
-Analysis: the M/G/h approximation of MODEL_NOTES §3 (``_analytic``).
+Analysis: the M/G/h approximation of docs/model-notes.md §3 (``_analytic``).
 """
 
 from __future__ import annotations

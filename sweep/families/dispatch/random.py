@@ -4,7 +4,7 @@ Bernoulli splitting makes every host an independent M/G/1 FCFS queue with
 rate λ/h and the full size distribution (SH00 §3.3), so the analytic model
 is Pollaczek–Khinchine per host (``_analytic.random_split``). The host of job j is
 ``floor(h U_j)`` with ``U_j`` from the policy's own child generator, drawn
-after (and apart from) the job stream (DESIGN §4); uniform doubles, unlike
+after (and apart from) the job stream (docs/design.md §4); uniform doubles, unlike
 bounded integers, give the same hosts however the stream is chunked.
 """
 

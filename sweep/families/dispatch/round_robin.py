@@ -1,7 +1,7 @@
 """Round-Robin (SH00 §1.2): the i-th job goes to host ``i mod h``.
 
 State-independent: hosts are named in advance and each host runs its own
-Lindley recursion (DESIGN §7); the cycle carries from chunk to chunk through
+Lindley recursion (docs/design.md §7); the cycle carries from chunk to chunk through
 the job's index in the stream. Each host is an E_h/G/1 queue (SH00 §3.3),
 which has no closed form for general sizes: the analytic model gives only
 utilization and the exact host fractions 1/h.

@@ -3,7 +3,7 @@
 Short jobs go to host 1, medium ones to host 2, ..., with cutoffs chosen so
 that every host receives the same fraction 1/h of the work:
 ``E[X ; c_{i-1} < X <= c_i] = E[X] / h``. The cutoffs do not depend on the
-load. On the C90 reconstruction (MODEL_NOTES §3), h = 2, the cutoff is about
+load. On the C90 reconstruction (docs/model-notes.md §3), h = 2, the cutoff is about
 69,190 s and 98.7% of the jobs go to host 1, as the paper reports (§3.3).
 """
 

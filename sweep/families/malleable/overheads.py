@@ -1,4 +1,4 @@
-"""Per-job execution-overhead parameters drawn at random (CV96 §3.2.4, §4.3; MODEL_NOTES §1).
+"""Per-job execution-overhead parameters drawn at random (CV96 §3.2.4, §4.3; docs/model-notes.md §1).
 
 Two forms, each a ``workload.speedup`` option:
 
@@ -16,7 +16,7 @@ Two forms, each a ``workload.speedup`` option:
   then about ``U(c2, E)`` with ``E ~ U(c1, 1)`` the efficiency without ``β'``.
 
 Both draw after the job's parallelism and work, with one uniform (or one
-exponential and one uniform) per job, whatever the policy (DESIGN §4).
+exponential and one uniform) per job, whatever the policy (docs/design.md §4).
 """
 
 from __future__ import annotations

@@ -1,20 +1,20 @@
-"""Synthetic malleable-job streams (CV96 §3.2; MODEL_NOTES §1).
+"""Synthetic malleable-job streams (CV96 §3.2; docs/model-notes.md §1).
 
 A ``kind: malleable`` workload config (``conf/workload/malleable_synthetic.yaml``)
 has these options:
 
 - ``parallelism``: ``N_j``, the most processors a job can use. An integer (every
   job), ``dist1`` … ``dist4`` (the bounded-geometric Distributions 1–4 of §3.2.2
-  and Figure 4, whose parameters are **reconstructed** in MODEL_NOTES §1), or
+  and Figure 4, whose parameters are **reconstructed** in docs/model-notes.md §1), or
   ``max_speedup`` (``N_j = M_j``, eqs. 3/6, rounded, within ``[1, P]``; §4.1).
 - ``demand_mean`` (``W̄``, s), ``demand_scv`` (``C²_{W|n}``) and ``demand_growth``
   (``none``, ``n``, ``n2``): ``W | N = n ~ Hyperexp2(m_n, C_{W|n})`` with
-  ``m_n ∝ n^k`` (eq. 11). ``demand_normalise: true`` (default, MODEL_NOTES §1)
+  ``m_n ∝ n^k`` (eq. 11). ``demand_normalise: true`` (default, docs/model-notes.md §1)
   takes ``m_n = W̄ n^k / E[N^k]`` so that ``E[W] = W̄``; ``false`` is the paper's
   literal multiplier ``n^k / E[N]^k``.
   ``demand_growth: nasa_ipsc`` (with ``demand_scv: null``) is Distribution 4's
   per-size demand of §4.3, :data:`NASA_IPSC` (**recomputed** from the NASA
-  iPSC/860 log, MODEL_NOTES §1), scaled so that ``E[W] = W̄``.
+  iPSC/860 log, docs/model-notes.md §1), scaled so that ``E[W] = W̄``.
 - ``speedup``: a mapping with ``model`` and its parameters (see
   :mod:`sweep.workloads.speedup`): ``linear``; ``eq2`` (``phi``, ``alpha``,
   ``beta``); ``eq5`` (``phi_prime``, ``beta_prime``, ``alpha``, ``beta``; ``beta_prime:
@@ -26,7 +26,7 @@ has these options:
   axis is ``ρ = λW̄/P`` (§4.1), or ``jobs_per_hour`` (Figures 10–11).
 
 Every array is drawn in blocks from the caller's generator, in an order that
-does not depend on the policy (common random numbers, DESIGN §4).
+does not depend on the policy (common random numbers, docs/design.md §4).
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ _LOAD_UNITS = ("rho", "jobs_per_hour")
 
 #: Distribution 4's per-size demand (CV96 §4.3, from Feitelson & Nitzberg's Table 2, not
 #: available): mean runtime (s) and its CV per job size n, RECOMPUTED from the cleaned NASA Ames
-#: iPSC/860 log (MODEL_NOTES §1; ../shared/reference/nasa_ipsc_runtime_by_size.csv, subset
+#: iPSC/860 log (docs/model-notes.md §1, whose table it reproduces; subset
 #: all_cleaned_log). m_n ∝ n × mean runtime(n), C_{W|n} = CV(n), scaled so that E[W] = W̄.
 NASA_IPSC = {  # n: (mean runtime s, CV)
     1: (125.5, 5.552), 2: (577.7, 3.709), 4: (861.4, 4.207), 8: (596.7, 3.527),
