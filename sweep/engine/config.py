@@ -47,8 +47,9 @@ class ConfigError(ValueError):
 
 
 def conf_dir() -> Path:
-    """The folder holding sweep's own ``config.yaml`` and option files."""
-    return Path(__file__).resolve().parents[2] / "conf"
+    """The folder holding sweep's own ``config.yaml`` and option files: ``sweep/conf``, package
+    data of every wheel (the repository's top-level ``conf`` is a link to it)."""
+    return Path(__file__).resolve().parents[1] / "conf"
 
 
 #: Folders of the user's own configs (``--config-dir``, ``hydra.searchpath``), searched after

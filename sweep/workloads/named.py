@@ -27,7 +27,7 @@ __all__ = [
     "C90_PARAMETERS",
     "CTC_MAX_RUN_TIME",
     "J90_PARAMETERS",
-    "REPOSITORY_ROOT",
+    "PACKAGE_ROOT",
     "TraceSizes",
     "c90",
     "j90",
@@ -36,8 +36,9 @@ __all__ = [
     "trace_sizes",
 ]
 
-#: The folder holding ``pyproject.toml``; relative trace paths fall back to it.
-REPOSITORY_ROOT = Path(sweep.__file__).resolve().parents[1]
+#: The package's folder (in a source checkout or a wheel): the shipped traces are under its
+#: ``data/traces`` (package data), so relative trace paths are looked up there.
+PACKAGE_ROOT = Path(sweep.__file__).resolve().parent
 
 #: docs/model-notes.md §3, reconstructed: published mean 4562.6 s, C² 43.16, min 1,
 #: max 2,222,749, 98.7% of jobs below the 2-host SITA-E cutoff,
@@ -138,11 +139,21 @@ CTC_MAX_RUN_TIME = 43_200.0
 
 
 def resolve_trace_path(path: str | os.PathLike) -> Path:
-    """``path`` itself if absolute or present relative to the CWD, else under the repository root."""
+    """Where a trace or graph file named in a config is.
+
+    ``path`` itself if absolute or present relative to the working folder; else the
+    shipped file: under the package (``data/traces/KTH...``) or beside it
+    (``sweep/data/task_graphs/...``), in a source checkout and in an installed wheel
+    alike. A path found nowhere is returned under the package, for the caller's
+    one-line error.
+    """
     candidate = Path(path)
     if candidate.is_absolute() or candidate.exists():
         return candidate.resolve()
-    return REPOSITORY_ROOT / candidate
+    for root in (PACKAGE_ROOT, PACKAGE_ROOT.parent):
+        if (root / candidate).exists():
+            return root / candidate
+    return PACKAGE_ROOT / candidate
 
 
 def trace_sizes(path: str | os.PathLike, processors: int = 8,

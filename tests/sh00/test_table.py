@@ -17,7 +17,7 @@ import pytest
 
 from sweep.engine.config import load_option
 from sweep.families.dispatch._workload import workload_of
-from sweep.workloads.named import REPOSITORY_ROOT, trace_sizes
+from sweep.workloads.named import PACKAGE_ROOT, trace_sizes
 from sweep.workloads.swf import read_swf
 
 
@@ -52,7 +52,7 @@ def test_ctc_min_of_the_table(ctc):
 def test_ctc_duration_of_the_table(ctc):
     """"July 1996 – May 1997": the first and last kept job's submit month (the log's time zone)."""
     cfg, _ = ctc
-    trace = read_swf(REPOSITORY_ROOT / cfg["path"])
+    trace = read_swf(PACKAGE_ROOT / cfg["path"])
     kept = ((trace.allocated_procs == cfg["processors"]) & (trace.run_time > 0)
             & (trace.run_time <= cfg["max_run_time"]))
     first, last = (time.gmtime(trace.unix_start_time + t - 5 * 3600) for t in trace.submit[kept][[0, -1]])

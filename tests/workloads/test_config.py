@@ -8,9 +8,9 @@ import pytest
 from sweep.engine.config import compose_group_option, load_option
 from sweep.workloads.config import WORKLOAD_KINDS, make_distribution, validate_workload
 from sweep.workloads.distributions import Empirical, Hyperexp2
-from sweep.workloads.named import REPOSITORY_ROOT, trace_sizes
+from sweep.workloads.named import PACKAGE_ROOT, trace_sizes
 
-ALL_CONFIGS = sorted((REPOSITORY_ROOT / "conf" / "workload").glob("*.yaml"))
+ALL_CONFIGS = sorted((PACKAGE_ROOT / "conf" / "workload").glob("*.yaml"))
 EXPECTED_MEANS = {
     "exponential": 1.0,
     "hyperexp2": 1.0,
@@ -55,7 +55,7 @@ def test_every_parameter_can_be_overridden(path):
 
 
 def test_trace_keeps_trace_order():
-    cfg = load(REPOSITORY_ROOT / "conf/workload/ctc.yaml")
+    cfg = load(PACKAGE_ROOT / "conf/workload/ctc.yaml")
     distribution = make_distribution(cfg)
     assert isinstance(distribution, Empirical)
     np.testing.assert_array_equal(distribution.values,
@@ -133,7 +133,7 @@ def test_bad_options_give_one_line_naming_them(cfg, message):
 
 
 def test_missing_trace_names_the_resolved_path():
-    with pytest.raises(ValueError, match=str(REPOSITORY_ROOT / "no/such.swf")):
+    with pytest.raises(ValueError, match=str(PACKAGE_ROOT / "no/such.swf")):
         validate_workload({"kind": "trace", "path": "no/such.swf"})
 
 

@@ -8,7 +8,7 @@ import pytest
 from scipy import optimize
 
 from sweep.workloads.distributions import Distribution
-from sweep.workloads.named import REPOSITORY_ROOT, c90, j90, resolve_trace_path, trace_sizes
+from sweep.workloads.named import PACKAGE_ROOT, c90, j90, resolve_trace_path, trace_sizes
 
 CTC = "data/traces/CTC-SP2-1996-3.1-cln.swf.gz"
 
@@ -82,9 +82,9 @@ def test_trace_sizes_drops_and_counts_non_positive_run_times(tmp_path):
     assert (dropped, over_limit) == (2, 1)
 
 
-def test_relative_trace_paths_fall_back_to_the_repository_root(tmp_path, monkeypatch):
+def test_relative_trace_paths_fall_back_to_the_shipped_files(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert resolve_trace_path(CTC) == REPOSITORY_ROOT / CTC
+    assert resolve_trace_path(CTC) == PACKAGE_ROOT / CTC
     (tmp_path / "data").mkdir()
     local = tmp_path / "data" / "mine.swf"
     local.write_text("")

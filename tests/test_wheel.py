@@ -1,0 +1,58 @@
+"""A wheel works anywhere (issue 16 §1, DESIGN §8): built, installed in a fresh venv, run from elsewhere."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def _run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, f"{' '.join(command)}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A venv holding only the wheel (its dependencies come from this interpreter's site-packages)."""
+    folder = tmp_path_factory.mktemp("wheel")
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder / "dist"),
+          str(REPOSITORY)], cwd=folder)
+    (wheel,) = (folder / "dist").glob("sweep-*.whl")
+    venv.create(folder / "venv", system_site_packages=True, with_pip=False)
+    python = folder / "venv" / "bin" / "python"
+    _run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
+         cwd=folder)
+    return folder
+
+
+def test_the_wheel_holds_the_configs_and_the_data(installed):
+    python = installed / "venv" / "bin" / "python"
+    where = _run([str(python), "-c", "import sweep, pathlib; print(pathlib.Path(sweep.__file__).parent)"],
+                 cwd=installed).stdout.strip()
+    package = Path(where)
+    assert package.is_relative_to(installed / "venv"), f"imported the source checkout: {package}"
+    for shipped in ("conf/config.yaml", "conf/experiment/quickstart.yaml", "conf/workload/kth.yaml",
+                    "data/traces/KTH-SP2-1996-2.1-cln.swf.gz", "data/traces/CTC-SP2-1996-3.1-cln.swf.gz",
+                    "data/task_graphs/robot.stg"):
+        assert (package / shipped).is_file(), shipped
+
+
+@pytest.mark.parametrize("args", [
+    ["experiment=quickstart", "grid.load=[0.5]", "replications=1", "stop.jobs=2000", "stop.warmup=0"],
+    ["policy=easy", "workload=kth", "replications=1"],
+])
+def test_the_installed_command_runs_a_sweep_from_another_folder(installed, tmp_path, args):
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+    command = installed / "venv" / "bin" / "sweep"
+    done = _run([str(command), *args, "engine.backend=serial", "progress=false", "plots=false",
+                 "output=out.nc"], cwd=tmp_path, env=env)
+    assert (tmp_path / "out.nc").is_file(), done.stderr
+    assert "1 point" in done.stderr or "points" in done.stderr
