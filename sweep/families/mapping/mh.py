@@ -107,6 +107,17 @@ def _arrival_by_tables(t, p, a, proc, finish, busy, buf, commit, log_c, log_v):
     return ready, ops
 
 
+@numba.njit(cache=True, inline="always")
+def _arrival(t, p, commit, exact, a, proc, finish, chan_s, chan_f, chan_n, busy, buf, log_c, log_i, log_v):
+    """When all inputs of ``t`` are on ``p`` under the ``contention`` reading (``exact``: the
+    executor's reservations; else the routing tables' busy-until times), the operations done, and
+    whether a channel's reservation table is full; with ``commit`` the reservations are kept."""
+    if exact:
+        return _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, commit, log_c, log_i)
+    ready, ops = _arrival_by_tables(t, p, a, proc, finish, busy, buf, commit, log_c, log_v)
+    return ready, ops, False
+
+
 @numba.njit(cache=True)
 def _mh(a, prio, by_finish, exact, proc, start, finish, seq, proc_free, chan_s, chan_f, chan_n, busy, buf,
         log_c, log_i, log_v):
@@ -128,12 +139,10 @@ def _mh(a, prio, by_finish, exact, proc, start, finish, seq, proc_free, chan_s, 
             bound, best_bound = (low + a.exec_time[t, p], best_f) if by_finish else (low, best_s)
             if bound > best_bound:
                 continue
-            if exact:
-                r, o, full = _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, False, log_c, log_i)
-                if full:
-                    return -1
-            else:
-                r, o = _arrival_by_tables(t, p, a, proc, finish, busy, buf, False, log_c, log_v)
+            r, o, full = _arrival(t, p, False, exact, a, proc, finish, chan_s, chan_f, chan_n, busy, buf,
+                                  log_c, log_i, log_v)
+            if full:
+                return -1
             ops += o
             s = max(r, proc_free[p])
             f = s + a.exec_time[t, p]
@@ -141,12 +150,10 @@ def _mh(a, prio, by_finish, exact, proc, start, finish, seq, proc_free, chan_s, 
             best_first, best_second = (best_f, best_s) if by_finish else (best_s, best_f)
             if first < best_first or (first == best_first and second < best_second):
                 best_p, best_s, best_f = p, s, f
-        if exact:
-            r, o, full = _place(t, best_p, a, proc, finish, chan_s, chan_f, chan_n, buf, True, log_c, log_i)
-            if full:
-                return -1
-        else:
-            r, o = _arrival_by_tables(t, best_p, a, proc, finish, busy, buf, True, log_c, log_v)
+        r, o, full = _arrival(t, best_p, True, exact, a, proc, finish, chan_s, chan_f, chan_n, busy, buf,
+                              log_c, log_i, log_v)
+        if full:
+            return -1
         ops += o
         proc[t], start[t], finish[t] = best_p, best_s, best_f
         proc_free[best_p] = best_f

@@ -342,28 +342,9 @@ def running_profile(t, jobs, state):
 
 
 @njit(cache=True)
-def earliest_fit(times, free, m, n, duration):
-    """The earliest profile time from which ``n`` processors stay free for ``duration``."""
-    k = 0
-    while True:
-        while free[k] < n:
-            k += 1
-        s = times[k]
-        e = s + duration
-        j = k + 1
-        while j < m and times[j] < e and free[j] >= n:
-            j += 1
-        if j == m or times[j] >= e:
-            return s
-        k = j + 1
-
-
-@njit(cache=True)
-def earliest_fit_from(times, free, m, n, duration, lo):
-    """The earliest time ``>= lo`` (``lo`` >= the profile's start) from which ``n`` processors
-    stay free for ``duration``: :func:`earliest_fit` with a lower bound."""
-    k = np.searchsorted(times[:m], lo, side="right") - 1
-    s = lo
+def _fit_from(times, free, m, n, duration, k, s):
+    """The earliest time ``>= s``, ``s`` within profile step ``k``, from which ``n`` processors
+    stay free for ``duration`` (the scan :func:`earliest_fit` and :func:`earliest_fit_from` share)."""
     while True:
         while free[k] < n:
             k += 1
@@ -376,6 +357,19 @@ def earliest_fit_from(times, free, m, n, duration, lo):
             return s
         k = j + 1
         s = times[k]
+
+
+@njit(cache=True)
+def earliest_fit(times, free, m, n, duration):
+    """The earliest profile time from which ``n`` processors stay free for ``duration``."""
+    return _fit_from(times, free, m, n, duration, 0, times[0])
+
+
+@njit(cache=True)
+def earliest_fit_from(times, free, m, n, duration, lo):
+    """The earliest time ``>= lo`` (``lo`` >= the profile's start) from which ``n`` processors
+    stay free for ``duration``: :func:`earliest_fit` with a lower bound."""
+    return _fit_from(times, free, m, n, duration, np.searchsorted(times[:m], lo, side="right") - 1, lo)
 
 
 @njit(cache=True)
