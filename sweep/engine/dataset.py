@@ -145,6 +145,9 @@ def _extra_dim_attrs(dim: str, family: Family) -> dict[str, str]:
 def _describe(dataset: xr.Dataset, grid: Grid, extra_dims: Mapping[str, Family]) -> None:
     for axis in grid.axes:
         dataset[axis.dim].attrs.update(_axis_attrs(axis))
+    if not grid.load_applied:
+        dataset["load"].attrs["long_name"] = ("offered load rho: NOT APPLIED, every point replays its "
+                                              "trace as it is (its own load: offered_load where recorded)")
     for dim in ("replication", "job"):
         if dim in dataset.coords:
             dataset[dim].attrs.update(_CORE_COORDINATES[dim])

@@ -64,6 +64,8 @@ class GridPoint:
 class Grid:
     axes: tuple[Axis, ...]
     points: tuple[GridPoint, ...]
+    #: False when no point applies its ``load`` (every one replays a trace as it is).
+    load_applied: bool = True
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -203,7 +205,20 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
         grid_point = GridPoint(index, position, point, stream_key(point.workload, point.load))
         _validate_point(grid_point, axes)
         points.append(grid_point)
-    return Grid(axes, tuple(points))
+    ignored = [p for p in points if not _applies_load(p.point)]
+    loads = next(a for a in axes if a.key == "load").values
+    if ignored and len(loads) > 1:
+        point = ignored[0].point
+        raise ConfigError(f"grid.load: the load is not applied to policy={point.policy['name']} on "
+                          f"workload={point.workload.get('name')} (a trace replayed as it is), so its "
+                          f"values would label identical runs; set workload.rescale_load=true to scale "
+                          f"the trace to each load, or leave load out of the grid")
+    return Grid(axes, tuple(points), load_applied=len(ignored) < len(points))
+
+
+def _applies_load(point: Point) -> bool:
+    family = family_of(point.policy["name"])
+    return family.load_applied is None or family.load_applied(point)
 
 
 def _check_system_fits(point: Point, family: Family) -> None:

@@ -181,7 +181,10 @@ class Family:
     workload ``kind`` the family reads to the dataclass of its options, and
     ``systems`` each kind of machine to its dataclass: the engine makes the
     config schemas from them (``conf/workload/*.yaml`` and ``conf/system/*.yaml``
-    extend those).
+    extend those). ``load_applied(point)`` says whether the point's ``load`` shapes
+    its jobs (``None``: always); a trace replayed as it is ignores it, so the engine
+    refuses a load axis of several values there and labels the coordinate as not
+    applied.
     """
 
     name: str
@@ -196,6 +199,7 @@ class Family:
     extra_coords: Mapping[str, Callable[[Point], np.ndarray]] = field(default_factory=dict)
     workloads: Mapping[str, type] = field(default_factory=dict)
     systems: Mapping[str, type] = field(default_factory=dict)
+    load_applied: Callable[[Point], bool] | None = None
     registry: Registry[Policy] = field(default_factory=lambda: Registry("policy"), repr=False)
 
     @property

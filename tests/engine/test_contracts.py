@@ -92,6 +92,11 @@ def _sweep_process(output: Path, *extra: str) -> subprocess.Popen:
                             start_new_session=True)
 
 
+def _actor_pids() -> set[int]:
+    found = subprocess.run(["pgrep", "-f", "ray::SimulationActor"], capture_output=True, text=True)
+    return {int(pid) for pid in found.stdout.split()}
+
+
 def _wait_for(condition, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -137,12 +142,12 @@ def test_actor_killed_mid_sweep_is_replaced_and_its_batches_rerun(tmp_path):
     reference = tmp_path / "reference.nc"
     sweep.run([*LONG, f"output={reference}", "engine.backend=serial"])
     output = tmp_path / "killed.nc"
+    others = _actor_pids()  # actors of this test session's own Ray, if any: not the sweep's
     process = _sweep_process(output, "engine.backend=ray", "engine.workers=2")
     partial = output.with_name(output.name + ".partial")
     _wait_for(lambda: len(list(partial.glob("shard-*.npz"))) >= 2, timeout=180)
-    actors = subprocess.run(["pgrep", "-f", "ray::SimulationActor"], capture_output=True, text=True)
-    pids = [int(pid) for pid in actors.stdout.split()]
-    assert pids, "no actor process found"
+    pids = sorted(_actor_pids() - others)
+    assert pids, "no actor process of the sweep found"
     os.kill(pids[0], signal.SIGKILL)
     _, stderr = process.communicate(timeout=300)
     assert process.returncode == 0, stderr

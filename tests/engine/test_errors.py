@@ -162,3 +162,8 @@ def test_unreachable_cluster_is_one_line_within_seconds(capsys, tmp_path, monkey
 def test_a_policy_on_another_familys_machine_names_the_mismatch(capsys, args, family):
     line = _error_line(capsys, [*args, "output=unused.nc"])
     assert f"is not a machine of the {family} family" in line
+
+
+def test_a_load_axis_over_a_trace_replayed_as_it_is_is_refused(capsys):
+    line = _error_line(capsys, ["policy=easy", "workload=kth", "grid.load=[0.5,0.7]", "output=unused.nc"])
+    assert "the load is not applied" in line and "workload.rescale_load=true" in line

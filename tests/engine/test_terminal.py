@@ -58,3 +58,17 @@ def test_trace_jobs_left_out_are_counted_in_the_summary():
     dataset = xr.Dataset(attrs={"trace_dropped_too_many_processors": 437, "trace_dropped_unknown": 0})
     assert dropped_text(dataset) == "; trace jobs left out: 437 too_many_processors"
     assert dropped_text(xr.Dataset()) == ""
+
+
+def test_a_trace_replayed_as_it_is_says_its_load_was_not_applied(tmp_path):
+    """Issue 16 §4: KTH without rescale_load is not at load 0.7: the label says so, and the
+    trace's own offered load is recorded; rescaled to 0.5, the offered load is 0.5."""
+    import sweep
+
+    common = ["policy=easy", "replications=1", "progress=false", "plots=false", "engine.backend=serial"]
+    replayed = sweep.run([*common, "workload=kth", f"output={tmp_path / 'a.nc'}"])
+    assert "NOT APPLIED" in replayed["load"].attrs["long_name"]
+    assert 0 < replayed["offered_load"].item() < 1
+    rescaled = sweep.run([*common, "workload=kth_scaled", "load=0.5", f"output={tmp_path / 'b.nc'}"])
+    assert "NOT APPLIED" not in rescaled["load"].attrs["long_name"]
+    assert rescaled["offered_load"].item() == pytest.approx(0.5, rel=1e-6)

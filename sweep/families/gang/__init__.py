@@ -28,7 +28,7 @@ from sweep.families.gang.simulate import (
     time_labels,
     validate,
 )
-from sweep.families.gang.workload import WORKLOADS
+from sweep.families.gang.workload import WORKLOADS, load_applied
 
 FAMILY = Family(
     name="gang",
@@ -43,6 +43,7 @@ FAMILY = Family(
                   "trace_slice": slice_labels},
     workloads=WORKLOADS,
     systems={"gang_machine": GangMachine},
+    load_applied=load_applied,
 )
 
 __all__ = ["FAMILY"]

@@ -217,6 +217,11 @@ class TraceWorkload(TaskBehaviour):
 WORKLOADS = {"jann": JannWorkload, "gang_swf": TraceWorkload}
 
 
+def load_applied(point: Any) -> bool:
+    """``load`` sets the arrival rate of the Jann et al. model; a trace's arrivals are replayed."""
+    return point.workload.get("kind") != "gang_swf"
+
+
 def check_workload(workload: Mapping[str, Any], processors: int) -> None:
     """One-line ``ValueError`` naming a bad workload option."""
     kind = workload.get("kind")

@@ -14,7 +14,7 @@ Its policies are the ``Policy`` objects of its modules (:mod:`sweep.families`).
 from sweep.families import Family, Processors
 from sweep.families.rigid._options import SwfWorkload
 from sweep.families.rigid._policy import RigidHooks
-from sweep.families.rigid.simulate import VARIABLES, month_labels, simulate, validate
+from sweep.families.rigid.simulate import VARIABLES, load_applied, month_labels, simulate, validate
 
 FAMILY = Family(
     name="rigid",
@@ -28,6 +28,7 @@ FAMILY = Family(
     extra_coords={"month": month_labels},
     workloads={"swf": SwfWorkload},
     systems={"processors": Processors},
+    load_applied=load_applied,
 )
 
 __all__ = ["FAMILY"]

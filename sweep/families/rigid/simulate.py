@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from sweep.families import Point, Result, Variable, load_families
-from sweep.families.rigid.jobs import RigidJobs, prepare
+from sweep.families.rigid.jobs import RigidJobs, offered_load, prepare
 from sweep.workloads.named import resolve_trace_path
 from sweep.workloads.swf import SWFError, SWFFileNotFoundError, read_swf
 
@@ -57,6 +57,8 @@ VARIABLES: tuple[Variable, ...] = (
     *(Variable(name, units, long_name) for name, units, long_name in _MEASURES),
     Variable("mean_wait_high", "s", "mean wait time of high-priority jobs"),
     Variable("mean_wait_low", "s", "mean wait time of low-priority jobs"),
+    Variable("offered_load", "1", "offered load of the jobs run: sum(procs x run) / (processors x span "
+             "of submissions); the trace's own unless workload.rescale_load"),
     Variable("jobs", "1", "jobs measured", dtype="int64"),
     Variable("saturated", "1", "point did not reach steady state", dtype="bool"),
     *(Variable(f"monthly_{name}", units, f"{long_name}, per calendar month", ("month",))
@@ -160,6 +162,7 @@ def summarize(jobs: RigidJobs, start: np.ndarray) -> dict[str, Any]:
     wait = start - jobs.submit
     summary["mean_wait_high"], summary["mean_wait_low"] = _class_waits(wait, jobs.priority)
     summary["jobs"] = len(jobs)
+    summary["offered_load"] = offered_load(jobs.submit, jobs.run, jobs.procs, jobs.processors)
     summary["saturated"] = False
     if jobs.labels != ("all",):
         monthly = [_measures(jobs, start, s, span) for s, span in zip(parts, spans, strict=True)]
@@ -183,6 +186,12 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
     attrs: dict[str, str | int | float] = {f"trace_dropped_{k}": v for k, v in jobs.dropped.items()}
     attrs.update({f"trace_adjusted_{k}": v for k, v in jobs.adjusted.items()})
     return Result(summary=summarize(jobs, start), jobs=recorded, work=len(jobs), attrs=attrs)
+
+
+def load_applied(point: Point) -> bool:
+    """Whether ``point.load`` shapes the jobs: only when the trace is rescaled to it
+    (``workload.rescale_load``); else the trace is replayed as it is (``offered_load``)."""
+    return bool(point.workload.get("rescale_load", False))
 
 
 def month_labels(point: Point) -> np.ndarray:
