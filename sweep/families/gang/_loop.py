@@ -84,6 +84,18 @@ def _run_for(x, t, d, tasks, jobs, pool, fpar, det):
 
 
 @numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+def _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, fpar, ipar, det, local):
+    """What PE ``p`` runs at tick ``t`` when its slot's own task does not: the task its local
+    scheduler picked earlier in the slice if still ready, else a new local pick (−1: none)."""
+    kept = mach.run[p]
+    if kept >= 0 and task_status(kept, t, tasks, jobs, pool, fpar, det) == READY:
+        return kept
+    picked = local(p, t, row, rows, mach.mat, tasks, jobs, mach, pool, fpar, ipar)
+    mach.run[p] = picked
+    return picked
+
+
+@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
 def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from, local):
     """PE ``p``'s whole slice ``s`` in runs of ticks (module docstring); (idle, empty, busy, a job ended).
 
@@ -93,7 +105,7 @@ def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from,
     """
     K = ipar[I_TICKS]
     det = ipar[I_DETERMINISTIC] != 0
-    mat, obs, run = mach.mat, mach.obs, mach.run
+    mat, obs = mach.mat, mach.obs
     nrec = rec.shape[0]
     g = mat[row, p] if rows > 0 else -1
     t = s * K
@@ -108,12 +120,7 @@ def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from,
             obs[p, 0] += d
         else:
             until = min(end, tasks.ready_at[g]) if g >= 0 and st == IO else end
-            c = run[p]
-            if c >= 0 and task_status(c, t, tasks, jobs, pool, fpar, det) == READY:
-                x = c
-            else:
-                x = local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
-                run[p] = x
+            x = _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, fpar, ipar, det, local)
             # a run of x, or idle until the local scheduler might pick (skip) or the owner wakes;
             # a hook that set no skip is asked again at the next tick
             if x >= 0:
@@ -238,12 +245,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                     else:
                         empty += 1
                     if x < 0:
-                        c = run[p]
-                        if c >= 0 and task_status(c, t, tasks, jobs, pool, fpar, det) == READY:
-                            x = c
-                        else:
-                            x = local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
-                            run[p] = x
+                        x = _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, fpar, ipar, det, local)
                     else:
                         obs[p, 0] += 1
                     if 0 <= t - t_from < nrec:
