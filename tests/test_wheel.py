@@ -1,4 +1,4 @@
-"""A wheel works anywhere (issue 16 §1, DESIGN §8): built, installed in a fresh venv, run from elsewhere."""
+"""A wheel works anywhere (issue 16 §1, docs/design.md §8): built, installed in a venv, run elsewhere."""
 
 from __future__ import annotations
 

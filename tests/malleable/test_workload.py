@@ -27,7 +27,7 @@ def overall_cv(name: str, per_size_cv: float, power: int) -> float:
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))
-def test_pmf_matches_model_notes(name):
+def test_pmf_matches_the_notes_table(name):
     pmf, mean = TABLE[name]
     np.testing.assert_allclose(PARALLELISM[name].pmf, pmf, atol=1.5e-3)
     assert PARALLELISM[name].moment(1) == pytest.approx(mean, abs=0.05)

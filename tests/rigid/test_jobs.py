@@ -73,7 +73,7 @@ def test_quota_jobs_get_minus_infinity_over_priorities():
     assert jobs.priority.tolist() == [0, 2, -np.inf, 2, 0, -np.inf, 0, 2, -np.inf, 2, 0, -np.inf]
 
 
-def test_kth_as_model_notes_say(kth):
+def test_kth_as_the_notes_say(kth):
     """KTH: 28,476 jobs, one dropped (27313), 475 overruns killed, 8 zero run times."""
     jobs = prepare(kth)
     assert len(kth) == 28476 and len(jobs) == 28475
