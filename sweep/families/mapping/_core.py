@@ -251,3 +251,23 @@ def _insert(p, i, s, f, slot_s, slot_f, slot_t, count, t):
     slot_f[p, i] = f
     slot_t[p, i] = t
     count[p] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _place_earliest_finish(t, only, a, proc, start, finish, slot_s, slot_f, slot_t, count):
+    """Put task ``t`` where insertion gives it the earliest finish (Topcuoglu et al. 2002 §4.1,
+    HEFT's and CPOP's processor selection): on any processor, or on ``only`` when ``only >= 0``
+    (CPOP's critical-path processor). Returns the operations counted (slots and inputs examined)."""
+    best_f, best_s, best_p, best_i = np.inf, 0.0, 0, 0
+    ops = 0
+    for p in range(a.exec_time.shape[1]):
+        if only >= 0 and p != only:
+            continue
+        w = a.exec_time[t, p]
+        s, at, looked = _gap(p, _data_ready(t, p, a, proc, finish), w, slot_s, slot_f, count)
+        ops += looked + a.pstart[t + 1] - a.pstart[t]
+        if s + w < best_f:
+            best_f, best_s, best_p, best_i = s + w, s, p, at
+    proc[t], start[t], finish[t] = best_p, best_s, best_f
+    _insert(best_p, best_i, best_s, best_f, slot_s, slot_f, slot_t, count, t)
+    return ops

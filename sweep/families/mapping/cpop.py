@@ -18,7 +18,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from sweep.families.mapping._core import _data_ready, _gap, _insert
+from sweep.families.mapping._core import _place_earliest_finish
 from sweep.families.mapping._instance import Instance
 from sweep.families.mapping._lists import (
     downward_rank,
@@ -65,7 +65,7 @@ def _critical_path(a, prio, on_cp):
 
 @numba.njit(cache=True)
 def _cpop(a, prio, on_cp, cp_proc, proc, start, finish, slot_s, slot_f, slot_t, count):
-    m, nproc = a.exec_time.shape
+    m = a.exec_time.shape[0]
     waiting = np.zeros(m, dtype=np.int64)
     ready = np.zeros(m, dtype=np.int64)
     nready = entry_tasks(a, waiting, ready)
@@ -73,18 +73,8 @@ def _cpop(a, prio, on_cp, cp_proc, proc, start, finish, slot_s, slot_f, slot_t, 
     for _ in range(m):
         ops += nready
         t, nready = pop_highest(ready, nready, prio)
-        best_f, best_s, best_p, best_i = np.inf, 0.0, 0, 0
-        for p in range(nproc):
-            if on_cp[t] and p != cp_proc:
-                continue
-            r = _data_ready(t, p, a, proc, finish)
-            w = a.exec_time[t, p]
-            s, at, looked = _gap(p, r, w, slot_s, slot_f, count)
-            ops += looked + a.pstart[t + 1] - a.pstart[t]
-            if s + w < best_f:
-                best_f, best_s, best_p, best_i = s + w, s, p, at
-        proc[t], start[t], finish[t] = best_p, best_s, best_f
-        _insert(best_p, best_i, best_s, best_f, slot_s, slot_f, slot_t, count, t)
+        only = cp_proc if on_cp[t] else -1
+        ops += _place_earliest_finish(t, only, a, proc, start, finish, slot_s, slot_f, slot_t, count)
         nready = release_successors(a, t, waiting, ready, nready)
     return ops
 

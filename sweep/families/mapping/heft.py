@@ -21,7 +21,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from sweep.families.mapping._core import _data_ready, _gap, _insert
+from sweep.families.mapping._core import _place_earliest_finish
 from sweep.families.mapping._instance import Instance
 from sweep.families.mapping._lists import plan_of, priority_order, slots, upward_rank
 from sweep.families.mapping._policy import Plan, mapping_policy
@@ -30,22 +30,9 @@ from sweep.families.mapping._policy import Plan, mapping_policy
 @numba.njit(cache=True)
 def _heft(order, a, proc, start, finish, slot_s, slot_f, slot_t, count):
     """Place the tasks of ``order`` one by one at their earliest finish (insertion); return ops."""
-    nproc = a.exec_time.shape[1]
     ops = 0
     for i in range(order.shape[0]):
-        t = order[i]
-        best_f, best_s, best_p, best_i = np.inf, 0.0, 0, 0
-        for p in range(nproc):
-            ready = _data_ready(t, p, a, proc, finish)
-            w = a.exec_time[t, p]
-            s, at, looked = _gap(p, ready, w, slot_s, slot_f, count)
-            ops += looked + a.pstart[t + 1] - a.pstart[t]
-            if s + w < best_f:
-                best_f, best_s, best_p, best_i = s + w, s, p, at
-        proc[t] = best_p
-        start[t] = best_s
-        finish[t] = best_f
-        _insert(best_p, best_i, best_s, best_f, slot_s, slot_f, slot_t, count, t)
+        ops += _place_earliest_finish(order[i], -1, a, proc, start, finish, slot_s, slot_f, slot_t, count)
     return ops
 
 
