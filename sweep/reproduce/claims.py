@@ -1,0 +1,238 @@
+"""A paper's claims as records, and their verdicts (docs/design.md §9).
+
+A paper's claims file ``sweep/reproduce/papers/<paper>.yaml`` holds::
+
+    paper: sh00
+    title: Schroeder & Harchol-Balter 2000, ...
+    presets:                      # every preset the claims read, with the reduced
+      sh00_fig2:                  # precision of `sweep-reproduce --quick` and of the tests
+        quick: ["stop.jobs=1000000", "replications=3"]
+    claims:
+      - id: fig2.random_10x_sita_e
+        section: "§3.2"
+        words: "The slowdown under Random exceeds that of SITA-E by a factor of 10"
+        quantity: ratio           # a function of sweep.reproduce.quantities
+        args: {preset: sh00_fig2, policy: random, baseline: sita_e}
+        expect: {value: 10, figures: 1}
+        direction: {above: 1}     # the qualitative claim: Random is worse
+        deviation: null           # the project's explanation where the model disagrees
+
+A quantity returns a DataArray (one value per remaining label, e.g. per
+load) with its confidence interval as ``low``/``high`` coordinates, the
+convention of :func:`sweep.analysis.confidence_interval`. The verdict
+(:func:`judge`) compares each value's interval with the paper's:
+
+reproduced
+    every interval meets the paper's value or range;
+contradicted
+    some interval lies wholly outside the qualitative claim (``direction``;
+    without one, outside the paper's range): the model says the opposite;
+deviates
+    the qualitative claim holds but not the paper's number.
+
+A claim with a ``deviation`` text is one the model is known not to reproduce
+at full precision; the tests turn it into a strict expected failure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import xarray as xr
+import yaml
+
+#: The verdicts, best first.
+VERDICTS = ("reproduced", "deviates", "contradicted")
+
+
+def _unit(x: float, figures: int) -> float:
+    return 10.0 ** (math.floor(math.log10(abs(x))) - figures + 1)
+
+
+def printed_range(low: float, high: float, figures: int) -> tuple[float, float]:
+    """The values that round, to ``figures`` significant figures, into the printed ``[low, high]``.
+
+    Papers print factors to one or two figures ("a factor of 10", "3–4"): 3–4 at one figure is
+    [2.5, 4.5), 10 is [9.5, 15). Below a power of ten the unit is ten times smaller (0.96
+    rounds to 1, 0.9 does not).
+    """
+    below = _unit(low, figures) / (10.0 if _unit(low, figures) == low else 1.0)
+    return low - below / 2, high + _unit(high, figures) / 2
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """The paper's number as an interval ``[low, high)`` of acceptable values, as it was printed."""
+
+    low: float
+    high: float
+    printed: str
+
+    @classmethod
+    def parse(cls, spec: Mapping[str, Any], where: str) -> Expectation:
+        """From ``{value: v}``, ``{between: [a, b]}``, ``{at_least: a}``, ``{at_most: b}`` or
+        ``{similar: true}`` (a ratio whose value and inverse both round to 1), each with an
+        optional ``figures`` (read the printed numbers to that many significant figures) or
+        ``tolerance`` (relative, for ``value``)."""
+        kinds = [k for k in ("value", "between", "at_least", "at_most", "similar", "above", "below")
+                 if k in spec]
+        if len(kinds) != 1:
+            raise ValueError(f"{where}: expect needs exactly one of value, between, at_least, at_most, "
+                             f"similar, above, below; got {dict(spec)}")
+        kind, figures = kinds[0], spec.get("figures")
+        if kind == "similar":
+            return cls(0.95, 1 / 0.95, "similar (a ratio rounding to 1)")
+        if kind in ("at_least", "above"):
+            return cls(float(spec[kind]), math.inf, f"≥ {spec[kind]}")
+        if kind in ("at_most", "below"):
+            return cls(-math.inf, float(spec[kind]), f"≤ {spec[kind]}")
+        low, high = (spec["between"] if kind == "between" else (spec["value"], spec["value"]))
+        printed = f"{low}–{high}" if kind == "between" else f"{low}"
+        if figures:
+            return cls(*printed_range(float(low), float(high), int(figures)), printed)
+        tolerance = float(spec.get("tolerance", 0.0))
+        return cls(float(low) * (1 - tolerance), float(high) * (1 + tolerance),
+                   printed + (f" ± {tolerance:.0%}" if tolerance else ""))
+
+    def meets(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """Whether each interval ``[low, high]`` meets ``[self.low, self.high)``."""
+        return (high >= self.low) & (low < self.high)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper: its words, where it is, what it reads, what the paper says."""
+
+    paper: str
+    id: str
+    section: str
+    words: str
+    quantity: str
+    args: Mapping[str, Any]
+    expect: Expectation
+    direction: Expectation | None = None
+    deviation: str | None = None
+
+    @property
+    def presets(self) -> tuple[str, ...]:
+        """The presets whose Datasets the claim reads (``args.preset`` or ``args.presets``)."""
+        named = self.args.get("presets", [self.args["preset"]] if "preset" in self.args else [])
+        return tuple(named)
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper's claims file: its presets (with quick-precision overrides) and claims."""
+
+    key: str
+    title: str
+    presets: Mapping[str, Sequence[str]]
+    claims: tuple[Claim, ...] = field(default=())
+
+
+def papers() -> list[str]:
+    """The papers with a claims file, by key (``sh00``, ``cv96``, ``tf99``, ``ipg00``)."""
+    folder = resources.files("sweep.reproduce") / "papers"
+    return sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+@cache
+def load_paper(key: str) -> Paper:
+    """Read and check ``sweep/reproduce/papers/<key>.yaml``."""
+    if key not in papers():
+        raise ValueError(f"no claims file for paper {key!r}; papers: {', '.join(papers())}")
+    text = (resources.files("sweep.reproduce") / "papers" / f"{key}.yaml").read_text()
+    spec = yaml.safe_load(text)
+    presets = {name: tuple((entry or {}).get("quick", ())) for name, entry in spec["presets"].items()}
+    claims = tuple(_claim(key, entry, presets) for entry in spec["claims"])
+    ids = [c.id for c in claims]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{key}.yaml: claim ids repeat: {sorted({i for i in ids if ids.count(i) > 1})}")
+    return Paper(key, spec["title"], presets, claims)
+
+
+def _claim(paper: str, entry: Mapping[str, Any], presets: Mapping[str, Any]) -> Claim:
+    where = f"{paper}.yaml claim {entry.get('id')!r}"
+    from sweep.reproduce.quantities import QUANTITIES
+
+    if entry["quantity"] not in QUANTITIES:
+        raise ValueError(f"{where}: unknown quantity {entry['quantity']!r}; known: {', '.join(QUANTITIES)}")
+    direction = entry.get("direction")
+    claim = Claim(paper, entry["id"], entry["section"], " ".join(entry["words"].split()),
+                  entry["quantity"], dict(entry.get("args") or {}), Expectation.parse(entry["expect"], where),
+                  Expectation.parse(direction, where) if direction else None,
+                  " ".join(entry["deviation"].split()) if entry.get("deviation") else None)
+    missing = [p for p in claim.presets if p not in presets]
+    if missing:
+        raise ValueError(f"{where}: presets {missing} are not listed under presets:")
+    return claim
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A claim's verdict and the measurement behind it."""
+
+    claim: Claim
+    verdict: str
+    measured: xr.DataArray
+
+    def measured_text(self, digits: int = 3) -> str:
+        """``9.9 [9.6, 10.2] at load=0.5; ...``: each value with its interval and label."""
+        return "; ".join(_value_text(value, low, high, label, digits)
+                         for value, low, high, label in _elements(self.measured))
+
+
+def _elements(da: xr.DataArray):
+    flat = da.stack(_element=da.dims) if da.dims else da.expand_dims("_element")
+    for i in range(flat.sizes["_element"]):
+        item = flat.isel(_element=i)
+        label = ", ".join(f"{d}={item[d].item()}" for d in da.dims)
+        yield (float(item), float(item["low"]) if "low" in item.coords else math.nan,
+               float(item["high"]) if "high" in item.coords else math.nan, label)
+
+
+def _value_text(value: float, low: float, high: float, label: str, digits: int) -> str:
+    text = f"{value:.{digits}g}"
+    if math.isfinite(low) and math.isfinite(high):
+        text += f" [{low:.{digits}g}, {high:.{digits}g}]"
+    return f"{text} at {label}" if label else text
+
+
+def judge(claim: Claim, measured: xr.DataArray) -> Judgement:
+    """The verdict of ``claim`` on ``measured`` (values with ``low``/``high``; see the module)."""
+    values = np.asarray(measured.values, dtype=np.float64)
+    low = _bound(measured, "low", values)
+    high = _bound(measured, "high", values)
+    if values.size == 0 or np.isnan(values).all():
+        raise ValueError(f"claim {claim.paper}:{claim.id}: the quantity has no value")
+    if claim.expect.meets(low, high).all():
+        verdict = "reproduced"
+    elif (claim.direction or claim.expect).meets(low, high).all():
+        verdict = "deviates"
+    else:
+        verdict = "contradicted"
+    return Judgement(claim, verdict, measured)
+
+
+def _bound(measured: xr.DataArray, name: str, values: np.ndarray) -> np.ndarray:
+    """The interval's end, or the value itself where the interval is unknown (one replication)."""
+    if name not in measured.coords:
+        return values
+    bound = np.asarray(measured[name].values, dtype=np.float64)
+    return np.where(np.isnan(bound), values, bound)
+
+
+def evaluate(claim: Claim, datasets: Mapping[str, xr.Dataset]) -> Judgement:
+    """Compute the claim's quantity from the presets' Datasets and judge it."""
+    from sweep.reproduce.quantities import QUANTITIES
+
+    missing = [p for p in claim.presets if p not in datasets]
+    if missing:
+        raise KeyError(f"claim {claim.paper}:{claim.id} needs the Datasets of {missing}")
+    return judge(claim, QUANTITIES[claim.quantity](datasets, **claim.args))
