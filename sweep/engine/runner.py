@@ -111,7 +111,20 @@ def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "") -> 
 
 
 def run_config(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[xr.Dataset, Path]:
-    """Run the sweep described by a composed config; return the Dataset and where it was written."""
+    """Run the sweep described by a composed config; return the Dataset and where it was written.
+
+    With ``saturation.search=true`` the sweep is a saturation search
+    (:mod:`sweep.engine.adaptive`) over the grid's points instead.
+    """
+    if cfg.saturation.search:
+        from sweep.engine.adaptive import run_saturation
+
+        validate_settings(cfg)
+        config_yaml, output = resolved_yaml(cfg), output_path(cfg)
+        dataset = run_saturation(cfg, overrides, config_yaml, output,
+                                 provenance(config_yaml, int(cfg.seed), overrides))
+        _figures(cfg, dataset, output)
+        return dataset, output
     [finished] = run_many([prepare(cfg, overrides)])
     return finished.dataset, finished.output
 
