@@ -71,7 +71,7 @@ def printed_range(low: float, high: float, figures: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Expectation:
-    """The paper's number as an interval ``[low, high)`` of acceptable values, as it was printed."""
+    """The paper's number as an interval ``[low, high]`` of acceptable values, as it was printed."""
 
     low: float
     high: float
@@ -104,8 +104,9 @@ class Expectation:
                    printed + (f" ± {tolerance:.0%}" if tolerance else ""))
 
     def meets(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-        """Whether each interval ``[low, high]`` meets ``[self.low, self.high)``."""
-        return (high >= self.low) & (low < self.high)
+        """Whether each interval ``[low, high]`` meets ``[self.low, self.high]`` (closed: a value
+        printed without a tolerance is met by that value exactly)."""
+        return (high >= self.low) & (low <= self.high)
 
 
 @dataclass(frozen=True)
