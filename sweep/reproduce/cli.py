@@ -143,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             prepared = [prepare(cfg, overrides, label=name) for name, cfg, overrides in to_run]
             for finished in run_many(prepared):
                 datasets[finished.label] = finished.dataset
-                runs[finished.label] = {"compute_seconds": finished.compute_seconds, "figures": []}
+                runs[finished.label] = {"compute_seconds": finished.compute_seconds, "figures": None}
         except ConfigError as error:
             print(f"sweep-reproduce: {error}", file=sys.stderr)
             return 2
@@ -175,13 +175,12 @@ def _judge(chosen, presets, datasets, reused, runs, figures: Path, args, argv, s
 
     results = []
     for paper in chosen:
-        runs = []
         preset_runs = []
         for name in paper.presets:
-            run = runs.setdefault(name, {"compute_seconds": 0.0, "figures": []})
-            drawn = [figures / f for f in run["figures"]]
-            if name not in reused or not all(f.exists() for f in drawn):
-                drawn = [f for f in write_figures(datasets[name], name, figures) if f.suffix == ".png"]
+            run = runs.setdefault(name, {"compute_seconds": 0.0, "figures": None})
+            drawn = [figures / f for f in run["figures"] or ()]
+            if name not in reused or run["figures"] is None or not all(f.exists() for f in drawn):
+                drawn = write_figures(datasets[name], name, figures, suffixes=(".png",))
                 run["figures"] = [f.name for f in drawn]
             preset_runs.append(PresetRun(name, presets[name], float(run["compute_seconds"]), drawn,
                                          name in reused))
