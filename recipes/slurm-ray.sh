@@ -20,9 +20,18 @@
 #   SWEEP_RAY_TEMP_DIR        Ray's session folder on each node (default /tmp/ray-$SLURM_JOB_ID: two
 #                             jobs sharing a node never share a Ray)
 #   SWEEP_RAY_WAIT_SECONDS    how long wait_for_head and wait_for_cpus wait before giving up (default 300)
+#   SWEEP_RAY_LOGS            the folder of each node's `ray start` output, ray-<node>.log (default
+#                             ray-logs-$SLURM_JOB_ID in the current folder): the job's own log keeps
+#                             sweep's lines, not Ray's, also when a node is lost
 #   SWEEP_RAY_START_OPTIONS   more options for every `ray start` (e.g. --object-store-memory=...)
 
 SWEEP_RAY_STEPS=()  # process ids of the srun steps started here, head first
+SWEEP_RAY_STEP_LOGS=()  # the file each step writes to
+
+_sweep_ray_log() {
+    local folder=${SWEEP_RAY_LOGS:-ray-logs-${SLURM_JOB_ID:-$$}}
+    mkdir -p "$folder" && echo "$folder/ray-$1.log"
+}
 
 _sweep_ray_cpus() { echo "${SLURM_CPUS_PER_TASK:-1}"; }
 _sweep_ray_temp_dir() { echo "${SWEEP_RAY_TEMP_DIR:-/tmp/ray-${SLURM_JOB_ID:-$$}}"; }
@@ -43,31 +52,36 @@ node_ip() {
 # The step is started as a simple command in the background, so that $! is srun itself (the
 # process stop signals), not a subshell around it.
 start_head() {
-    local node=$1 port=$2 ip STEP
+    local node=$1 port=$2 ip log STEP
     ip=$(node_ip "$node")
+    log=$(_sweep_ray_log "$node")
     _sweep_step "$node"
     # shellcheck disable=SC2086  # SWEEP_RAY_START_OPTIONS is a list of options
     "${STEP[@]}" ray start --head --node-ip-address="$ip" --port="$port" --num-cpus="$(_sweep_ray_cpus)" \
         --temp-dir="$(_sweep_ray_temp_dir)" --include-dashboard=false --disable-usage-stats \
-        ${SWEEP_RAY_START_OPTIONS:-} --block &
+        ${SWEEP_RAY_START_OPTIONS:-} --block >"$log" 2>&1 &
     SWEEP_RAY_STEPS+=("$!")
+    SWEEP_RAY_STEP_LOGS+=("$log")
 }
 
 start_worker() {
-    local node=$1 address=$2 STEP
+    local node=$1 address=$2 log STEP
+    log=$(_sweep_ray_log "$node")
     _sweep_step "$node"
     # shellcheck disable=SC2086
     "${STEP[@]}" ray start --address="$address" --num-cpus="$(_sweep_ray_cpus)" \
-        --temp-dir="$(_sweep_ray_temp_dir)" --disable-usage-stats ${SWEEP_RAY_START_OPTIONS:-} --block &
+        --temp-dir="$(_sweep_ray_temp_dir)" --disable-usage-stats ${SWEEP_RAY_START_OPTIONS:-} \
+        --block >"$log" 2>&1 &
     SWEEP_RAY_STEPS+=("$!")
+    SWEEP_RAY_STEP_LOGS+=("$log")
 }
 
 # Fails (one line) when a node started here has exited, or when the wait is over.
 _sweep_ray_still_waiting() {
-    local deadline=$1 what=$2 step
-    for step in "${SWEEP_RAY_STEPS[@]}"; do
-        if ! kill -0 "$step" 2>/dev/null; then
-            echo "slurm-ray: a Ray node exited while waiting for $what (its ray start output is above)" >&2
+    local deadline=$1 what=$2 i
+    for i in "${!SWEEP_RAY_STEPS[@]}"; do
+        if ! kill -0 "${SWEEP_RAY_STEPS[i]}" 2>/dev/null; then
+            echo "slurm-ray: a Ray node exited while waiting for $what (see ${SWEEP_RAY_STEP_LOGS[i]:-its output})" >&2
             return 1
         fi
     done
@@ -108,4 +122,5 @@ stop() {
         wait "${SWEEP_RAY_STEPS[i]}" 2>/dev/null || true
     done
     SWEEP_RAY_STEPS=()
+    SWEEP_RAY_STEP_LOGS=()
 }

@@ -98,6 +98,9 @@ def test_the_sbatch_script_runs_a_sweep_on_two_nodes_identical_to_a_serial_run(t
         assert done.returncode == 0, done.stderr[-3000:]
         assert f"slurm-ray: the Ray cluster at 127.0.0.1:{environment['SWEEP_RAY_PORT']} has 2 CPUs" \
             in done.stderr, done.stderr[-3000:]
+        for node in ("node1", "node2"):  # Ray's own output is in a file per node, not the job's log
+            assert "Ray runtime started" in (tmp_path / f"ray-logs-{job}" / f"ray-{node}.log").read_text()
+        assert "Ray runtime started" not in done.stderr
         deadline = time.monotonic() + 10  # stop waited for each srun; their last children may linger
         while (left := _processes_using(ray_folder)) and time.monotonic() < deadline:
             time.sleep(0.5)
