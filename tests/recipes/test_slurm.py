@@ -80,6 +80,7 @@ def test_the_scripts_parse():
 
 
 @pytest.mark.ray
+@pytest.mark.slow  # two `ray start` nodes and a sweep: 50-80 s on this shared 2-core machine
 def test_the_sbatch_script_runs_a_sweep_on_two_nodes_identical_to_a_serial_run(tmp_path):
     job = f"sweeptest{os.getpid()}"
     ray_folder = Path(f"/tmp/ray-{job}")  # the recipe's default; short enough for Ray's socket paths
