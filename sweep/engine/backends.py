@@ -103,6 +103,7 @@ class RayBackend:
         self.actors: list = warm
         self._starting: dict = {}  # readiness reference -> (actor, when it was asked for)
         self._in_flight = in_flight
+        self._unsaid = 0  # workers lost and not yet said
 
     def _capacity(self) -> int:
         """Actors the pool may hold now: the cluster's CPUs, at most ``engine.workers``."""
@@ -133,6 +134,7 @@ class RayBackend:
         alone_since = time.monotonic()  # since when no actor is ready nor starting
         while pending or running:
             if time.monotonic() - last_poll >= POLL_SECONDS:
+                self._say_lost()
                 self._give_up_unplaced()
                 self._grow()
                 last_poll = time.monotonic()
@@ -168,6 +170,7 @@ class RayBackend:
                 continue
             idle.append(actor)
             yield records
+        self._say_lost()
 
     def _ready(self, reference: object) -> bool:
         try:
@@ -177,13 +180,20 @@ class RayBackend:
         return True
 
     def _lose(self, actor: object, lost: set) -> None:
-        """Forget a dead actor (its queued slots are skipped); say so once per actor."""
+        """Forget a dead actor (its queued slots are skipped); it is said at the next poll."""
         if actor in lost:
             return
         lost.add(actor)
+        self._unsaid += 1
         self.actors = [a for a in self.actors if a is not actor]
-        print(f"sweep: lost a worker (its process or node is gone); its batches are rerun on the "
-              f"{len(self.actors)} left", file=sys.stderr)
+
+    def _say_lost(self) -> None:
+        """One line for the workers lost since the last poll: a node's actors die together, so a
+        lost node is one line, not one per CPU."""
+        if self._unsaid:
+            print(f"sweep: lost {self._unsaid} worker{'s' if self._unsaid > 1 else ''} (a process or "
+                  f"node is gone); their batches are rerun on the {len(self.actors)} left", file=sys.stderr)
+            self._unsaid = 0
 
     def close(self) -> None:
         """Stop the actors and the Ray we started; keep them warm in a Ray we were given."""
@@ -203,6 +213,7 @@ def _start_ray(ray, workers: int | None, address: str | None, verbose: bool) -> 
     address that does not answer within :data:`CONNECT_TIMEOUT` seconds, or
     ``auto`` with no cluster running, is a :class:`ConfigError`.
     """
+    address = address or os.environ.get("RAY_ADDRESS", "")  # Ray would join it, refusing num_cpus
     if address:
         _check_reachable(address)
         for variable in ("RAY_CLIENT_INITIAL_CONNECTION_TIMEOUT_S", "RAY_CLIENT_MAX_CONNECTION_TIMEOUT_S"):

@@ -151,7 +151,7 @@ def test_actor_killed_mid_sweep_is_replaced_and_its_batches_rerun(tmp_path):
     os.kill(pids[0], signal.SIGKILL)
     _, stderr = process.communicate(timeout=300)
     assert process.returncode == 0, stderr
-    assert stderr.count("sweep: lost a worker") == 1, stderr
+    assert stderr.count("sweep: lost 1 worker ") == 1, stderr
     _assert_same_results(output, reference)
 
 
