@@ -40,8 +40,10 @@ def _load_studies() -> None:
             importlib.import_module(f"{package.__name__}.{module.name}")
 
 
-def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path) -> list[Path]:
-    """Draw the experiment's figures and save each as PNG and PDF in ``folder``; [] if it has none."""
+def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path,
+                  suffixes: tuple[str, ...] = (".png", ".pdf")) -> list[Path]:
+    """Draw the experiment's figures and save each in ``folder`` in every format of ``suffixes``
+    (PNG and PDF unless told); [] if it has none."""
     _load_studies()
     draw = FIGURES.get(experiment or "")
     if draw is None:
@@ -53,7 +55,7 @@ def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path) -> 
 
     written = []
     for name, fig in draw(dataset).items():
-        for suffix in (".png", ".pdf"):
+        for suffix in suffixes:
             path = folder / f"{name}{suffix}"
             fig.savefig(path, dpi=150, bbox_inches="tight")
             written.append(path)

@@ -12,12 +12,13 @@ Two ways to ask "where does each policy saturate?":
     (:func:`sweep.analysis.compare.confidence_interval`). The grid's spacing
     bounds the resolution.
 :func:`saturation_search`
-    Adaptive: for each point of the other axes, bisection on the load, one
-    short serial ``sweep.run`` per step. A load is unstable when at least half
-    of the replications are: flagged ``saturated``, or their response times
-    grow with run length (one-sided Mann–Kendall test on batch means of the
-    per-job response times, :func:`sweep.stats.trend_pvalue`). The answer is
-    the final bracket's midpoint, and the bracket as its interval.
+    Adaptive: for each point of the other axes, bisection on the load, every
+    point's bisection advancing together in rounds, one round one batch of
+    short sweeps on one pool. A load is unstable when at least half of the
+    replications are: flagged ``saturated``, or their response times grow
+    with run length (one-sided Mann–Kendall test on batch means of the
+    response times, :func:`sweep.stats.trend_pvalue`). The answer is the
+    final bracket's midpoint, and the bracket as its interval.
 
 SH00 §3.2 plots loads only up to 0.8 "because otherwise they become
 unreadable"; every policy it studies saturates at ρ = 1 for stable
@@ -27,7 +28,6 @@ cutoffs, and a SITA split with a fixed, wrong share saturates earlier
 
 from __future__ import annotations
 
-import itertools
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -36,7 +36,7 @@ import numpy as np
 import xarray as xr
 
 from sweep.analysis.compare import confidence_interval, job_quantity, with_interval
-from sweep.stats import batch_means, trend_pvalue
+from sweep.stats import batch_means, growing
 
 
 def saturation(ds: xr.Dataset, metric: str = "mean_response", dim: str = "load", *,
@@ -79,61 +79,55 @@ def saturation(ds: xr.Dataset, metric: str = "mean_response", dim: str = "load",
 def unstable(ds: xr.Dataset, batches: int = 20, alpha: float = 0.001) -> xr.DataArray:
     """Per replication: ``saturated``, or response times trending up (Mann–Kendall, level ``alpha``).
 
-    Needs per-job arrays (``record_jobs=true``); the first batch is dropped as
-    warm-up on top of the run's own.
+    Reads the family's per-batch mean response times (``batch_mean_response``,
+    recorded by the dispatch family) when the Dataset has them, else per-job
+    arrays (``record_jobs=true``) cut into ``batches`` batches. The first batch
+    is dropped as warm-up on top of the run's own; a run with fewer batches
+    than that (it stopped early: the in-system cap) is not stable.
     """
-    response = job_quantity(ds, "response")
+    if "batch_mean_response" in ds:
+        def trend(row: np.ndarray) -> bool:
+            return growing(row, alpha, ds.sizes["batch"])
 
-    def trend(row: np.ndarray) -> bool:
-        row = row[np.isfinite(row)]
-        if len(row) < 2 * batches:
-            return True  # the run stopped early (the in-system cap): not stable
-        return trend_pvalue(batch_means(row, batches)[1:]) < alpha
+        means, core = ds["batch_mean_response"], "batch"
+    else:
+        def trend(row: np.ndarray) -> bool:
+            row = row[np.isfinite(row)]
+            return len(row) < 2 * batches or growing(batch_means(row, batches), alpha, batches)
 
-    growing = xr.apply_ufunc(np.vectorize(trend, signature="(n)->()"), response,
-                             input_core_dims=[["job"]])
-    return growing | ds["saturated"].astype(bool)
+        means, core = job_quantity(ds, "response"), "job"
+    trending = xr.apply_ufunc(np.vectorize(trend, signature="(n)->()"), means, input_core_dims=[[core]])
+    return trending | ds["saturated"].astype(bool)
 
 
 def saturation_search(overrides: Sequence[str], over: Mapping[str, Sequence] | None = None, *,
                       lo: float = 0.05, hi: float = 2.0, tol: float = 0.01, jobs: int = 100_000,
-                      replications: int = 3, batches: int = 20, alpha: float = 0.001) -> xr.DataArray:
+                      replications: int = 3, alpha: float = 0.001, engine: Sequence[str] = (),
+                      output: str | Path | None = None) -> xr.DataArray:
     """Bisect the load for each point of ``over`` (config key -> values); return the saturation loads.
 
-    ``overrides`` fix everything else (workload, system, policy options);
-    each step runs ``sweep.run`` with the serial backend at one load,
-    ``stop.jobs=jobs`` (plus a fifth as warm-up) and ``replications``, until the
-    bracket is narrower than ``tol``. ``lo`` must be stable and ``hi`` unstable
-    (checked). Returns a DataArray with one dimension per key of ``over``
-    (its last dotted component), the bracket as ``low``/``high``.
+    The Python face of ``sweep ... saturation.search=true`` (:mod:`sweep.engine.adaptive`):
+    ``overrides`` fix everything else (workload, system, policy options),
+    ``over`` become grid axes, every bisection advances together in rounds on
+    one pool (``engine`` overrides choose it: ``engine.backend=serial``,
+    ``engine.address=auto``), each probe runs ``stop.jobs=jobs`` (plus a
+    fifth as warm-up) and ``replications``. ``lo`` must be stable and ``hi``
+    unstable (checked). Returns a DataArray with one dimension per key of
+    ``over`` (its last dotted component), the final bracket's midpoint, and
+    the bracket as ``low``/``high``/``halfwidth``.
     """
     import sweep
 
-    scratch = Path(tempfile.mkdtemp(prefix="sweep-saturation-")) / "step.nc"
-    over = dict(over or {})
-    base = [*overrides, "engine.backend=serial", "progress=false", "plots=false", "record_jobs=true",
-            f"replications={replications}", f"stop.jobs={jobs}", f"stop.warmup={jobs // 5}"]
-
-    def is_unstable(point: list[str], load: float) -> bool:
-        ds = sweep.run([*base, *point, f"load={load!r}", f"output={scratch}"])
-        return bool(unstable(ds, batches, alpha).mean() >= 0.5)
-
-    keys = list(over)
-    shape = tuple(len(over[k]) for k in keys)
-    estimate, low, high = np.empty(shape), np.empty(shape), np.empty(shape)
-    for index in itertools.product(*(range(n) for n in shape)):
-        point = [f"{k}={over[k][i]}" for k, i in zip(keys, index, strict=True)]
-        a, b = lo, hi
-        if is_unstable(point, a) or not is_unstable(point, b):
-            raise ValueError(f"load {lo} must be stable and {hi} unstable at {point or 'the point'}")
-        while b - a > tol:
-            mid = round(0.5 * (a + b), 10)
-            a, b = (a, mid) if is_unstable(point, mid) else (mid, b)
-        estimate[index], low[index], high[index] = 0.5 * (a + b), a, b
-    scratch.unlink(missing_ok=True)
-    scratch.parent.rmdir()
-    dims = [k.rsplit(".", 1)[-1] for k in keys]
-    coords = {d: list(over[k]) for d, k in zip(dims, keys, strict=True)}
-    out = xr.DataArray(estimate, dims=dims, coords=coords, name="saturation_load",
-                       attrs={"units": "1", "long_name": "largest stable load (bisection bracket)"})
-    return out.assign_coords(low=(dims, low), high=(dims, high), halfwidth=(dims, 0.5 * (high - low)))
+    grid = [f"grid.{key}=[{','.join(str(v) for v in values)}]" for key, values in (over or {}).items()]
+    with tempfile.TemporaryDirectory(prefix="sweep-saturation-") as scratch:
+        ds = sweep.run([*overrides, *grid, *engine, "saturation.search=true", f"saturation.low={lo}",
+                        f"saturation.high={hi}", f"saturation.tol={tol}", f"saturation.alpha={alpha}",
+                        f"replications={replications}", f"stop.jobs={jobs}", f"stop.warmup={jobs // 5}",
+                        "progress=false", "plots=false", f"output={output or Path(scratch) / 'search.nc'}"])
+    dims = [key.rsplit(".", 1)[-1] for key in (over or {})]
+    out = ds["saturation_load"].squeeze([d for d in ds["saturation_load"].dims if d not in dims], drop=True)
+    low, high = ds["saturation_low"].reindex_like(out), ds["saturation_high"].reindex_like(out)
+    out = out.assign_coords(low=low.squeeze(drop=True), high=high.squeeze(drop=True),
+                            halfwidth=0.5 * (high - low).squeeze(drop=True))
+    out.attrs.update(rounds=int(ds.attrs["saturation_rounds"]))
+    return out

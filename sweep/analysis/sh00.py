@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from sweep.analysis._plot import POLICY_LABELS, curves, panels
+from sweep.analysis._plot import POLICY_LABELS, curves, panels, squeeze_point
 from sweep.analysis.figures import figure
 
 #: experiment -> (drawing kind, title)
@@ -160,3 +160,36 @@ def _register(name: str, kind: str, title: str) -> None:
 
 for _name, (_kind, _title) in EXPERIMENTS.items():
     _register(_name, _kind, _title)
+
+
+@figure("sh00_saturation")
+def draw_saturation(ds: xr.Dataset) -> dict:
+    """Saturation load against C² of the sizes, one panel per host count, the bisection bracket as
+    the error bar (``conf/experiment/sh00_saturation.yaml``)."""
+    import matplotlib.pyplot as plt
+    import yaml
+
+    from sweep.workloads.distributions import BoundedPareto
+
+    workload = yaml.safe_load(ds.attrs["config"])["workload"]
+    scv = [BoundedPareto(workload["k"], workload["p"], float(a)).scv for a in ds["alpha"].values]
+    found, low, high = (squeeze_point(ds[name], keep=("policy", "alpha", "hosts"))
+                        for name in ("saturation_load", "saturation_low", "saturation_high"))
+    hosts = ds["hosts"].values
+    fig, axes = plt.subplots(1, len(hosts), figsize=(4.2 * len(hosts), 4), sharey=True, squeeze=False)
+    for ax, h in zip(axes[0], hosts, strict=True):
+        for n, policy in enumerate(ds["policy"].values):
+            at = {"policy": policy, "hosts": h}
+            y = found.sel(at).values
+            err = np.vstack([y - low.sel(at).values, high.sel(at).values - y])
+            ax.errorbar(scv, y, yerr=err, marker="os^vD<>px"[n % 9], capsize=2,
+                        label=POLICY_LABELS.get(str(policy), str(policy)))
+        ax.set_xscale("log")
+        ax.set_xlabel("C² of the job sizes (Bounded Pareto)")
+        ax.set_title(f"{h} hosts")
+        ax.axhline(1.0, color="grey", lw=0.8, ls=":")
+    axes[0][0].set_ylabel("saturation load ρ (bisection bracket)")
+    axes[0][-1].legend(fontsize=7, loc="lower left")
+    fig.suptitle(f"Where each policy saturates: {int(ds.attrs['saturation_rounds'])} rounds of "
+                 f"{ds.attrs.get('command_line', 'sweep')}", fontsize=8)
+    return {"sh00_saturation": fig}

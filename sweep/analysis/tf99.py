@@ -405,3 +405,42 @@ def readings(ds: xr.Dataset) -> dict[str, Figure]:
                  + _ci_note(ds), fontsize=10)
     fig.tight_layout()
     return {"tf99_readings": fig}
+
+
+def _yearly_bars(ds: xr.Dataset, dims: tuple[str, ...], rows: tuple[str, ...], title: str) -> Figure:
+    """Yearly waits (``rows``: all, high, low) of every combination of ``dims`` as grouped bars."""
+    points = ds.stack(_point=list(dims))
+    labels = [" / ".join(f"{points[d].values[i]:g}" if np.issubdtype(points[d].dtype, np.number)
+                         else str(points[d].values[i]) for d in dims) for i in range(points.sizes["_point"])]
+    variables = {"all": "mean_wait", "high": "mean_wait_high", "low": "mean_wait_low"}
+    names = {"all": "all jobs", "high": "Hi-Pri", "low": "Lo-Pri"}
+    series = [(names[row], measured(points, variables[row]).values, _COLORS[row], False) for row in rows]
+    fig = Figure(figsize=(max(7.0, 0.35 * len(labels)), 5.0))
+    ax = fig.subplots()
+    _bars(ax, labels, series, "yearly average wait (s)")
+    ax.tick_params(axis="x", labelsize=7, labelrotation=90)
+    ax.set_xlabel(" / ".join(dims))
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(title + "\n" + _ci_note(ds), fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+@figure("tf99_awt")
+def awt_estimates(ds: xr.Dataset) -> dict[str, Figure]:
+    """TF99 §3.2's AWT estimates (``conf/experiment/tf99_awt.yaml``): slack's yearly wait at each
+    fixed AWT and with the running estimate, conservative's beside it."""
+    slack = ds.sel(policy="slack").expand_dims(policy=["slack"])
+    conservative = float(measured(ds.sel(policy="conservative").isel(awt=0, awt_estimate=0), "mean_wait"))
+    fig = _yearly_bars(slack, ("awt_estimate", "awt"), ("all",),
+                       f"TF99 §3.2: slack's yearly wait against the AWT (conservative: {conservative:.1f} s)")
+    return {"tf99_awt": fig}
+
+
+@figure("tf99_weights")
+def weights(ds: xr.Dataset) -> dict[str, Figure]:
+    """TF99 §3.3's α weights (``conf/experiment/tf99_weights.yaml``): all, Hi-Pri and Lo-Pri
+    yearly waits of every fifth job at UP = PP = 1, per (α_u, α_t, α_f)."""
+    fig = _yearly_bars(ds, ("alpha_u", "alpha_t", "alpha_f"), ("all", "high", "low"),
+                       "TF99 §3.3: the α weights (α_p = 1; every fifth job at UP = PP = 1)")
+    return {"tf99_weights": fig}

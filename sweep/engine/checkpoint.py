@@ -73,7 +73,8 @@ def encode_records(records: Iterable[Record]) -> bytes:
         for name in jobs or ():
             arrays[f"{n}:jobs:{name}"] = np.asarray(record.jobs[name])
         structure.append({"index": record.index, "replication": record.replication, "work": record.work,
-                          "attrs": record.attrs, "kinds": kinds, "texts": texts, "jobs": jobs})
+                          "attrs": record.attrs, "kinds": kinds, "texts": texts, "jobs": jobs,
+                          "seconds": record.seconds})
     arrays["structure"] = np.array(json.dumps(structure))
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
@@ -97,7 +98,7 @@ def decode_records(data: bytes) -> list[Record]:
             jobs = None if entry["jobs"] is None else {
                 name: archive[f"{n}:jobs:{name}"] for name in entry["jobs"]}
             records.append(Record(entry["index"], entry["replication"], summary, jobs, entry["work"],
-                                  entry["attrs"]))
+                                  entry["attrs"], seconds=entry.get("seconds", 0.0)))
     return records
 
 
@@ -157,4 +158,6 @@ class Checkpoint:
         self._last_flush = time.monotonic()
 
     def remove(self) -> None:
+        """The sweep is written: drop the folder and whatever was not saved yet."""
+        self._unsaved = []
         shutil.rmtree(self.folder, ignore_errors=True)

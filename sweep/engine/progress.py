@@ -4,33 +4,30 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import Counter
+from collections.abc import Callable
 
 from tqdm import tqdm
 
-from sweep.engine.tasks import Record
-
 
 class Progress:
-    """Counts a point done when all its replications are; shows throughput in jobs/s."""
+    """Points done of ``points`` (a point is done when all its replications are), ETA, jobs/s."""
 
-    def __init__(self, points: int, replications: int, done: list[Record], enabled: bool) -> None:
-        self._replications = replications
-        self._per_point = Counter(record.index for record in done)
-        finished = sum(1 for n in self._per_point.values() if n >= replications)
+    def __init__(self, points: int, finished: int, enabled: bool) -> None:
         self._work = 0
         self._started = time.perf_counter()
         self._bar = tqdm(total=points, initial=finished, unit="pt", desc="sweep", file=sys.stderr,
                          disable=not enabled, dynamic_ncols=True, smoothing=0.1)
 
-    def update(self, records: list[Record]) -> None:
-        finished = 0
-        for record in records:
-            self._per_point[record.index] += 1
-            finished += self._per_point[record.index] == self._replications
-            self._work += record.work
+    def update(self, finished: int, work: int) -> None:
+        """``finished`` more points are done; ``work`` more jobs were simulated."""
+        self._work += work
         self._bar.set_postfix_str(f"{_si(self.jobs_per_second)} jobs/s", refresh=False)
         self._bar.update(finished)
+
+    def write_above(self, action: Callable[[], object]) -> None:
+        """Run ``action`` (which may print lines) with the bar cleared, then redraw it."""
+        with self._bar.external_write_mode(file=sys.stderr):
+            action()
 
     @property
     def jobs_per_second(self) -> float:

@@ -163,6 +163,19 @@ class EngineSettings:
     checkpoint_seconds: float = param(2.0, ge=0, unit="seconds")
 
 
+@dataclass
+class SaturationSettings:
+    """``saturation``: with ``search``, find the load at which each grid point saturates, by
+    bisection in rounds (:mod:`sweep.engine.adaptive`); ``low`` must be stable and ``high``
+    unstable everywhere."""
+
+    search: bool = False
+    low: float = param(0.05, gt=0)
+    high: float = param(2.0, gt=0)
+    tol: float = param(0.01, gt=0)
+    alpha: float = param(0.001, gt=0, lt=1)
+
+
 def _stop_settings() -> type:
     """``stop``: the fields of :class:`~sweep.families.StopRule` with the ranges the engine checks."""
     ranges = {"jobs": {"ge": 1}, "warmup": {"ge": 0}, "max_in_system": {"ge": 1},
@@ -196,6 +209,7 @@ class Settings:
     progress: bool = True
     plots: bool = True
     engine: EngineSettings = field(default_factory=EngineSettings)
+    saturation: SaturationSettings = field(default_factory=SaturationSettings)
 
 
 #: The root config's keys a sweep cannot run without (``~grid`` is fine: no axes).
@@ -207,7 +221,8 @@ def _root_schemas() -> list[Schema]:
     root = Schema("schema", "sweep", "", "the config", Settings, Settings)
     stop = Schema("", "stop", "stop", "stop", StopSettings, StopSettings)
     engine = Schema("", "engine", "engine", "engine", EngineSettings, EngineSettings)
-    for schema in (root, stop, engine):
+    saturation = Schema("", "saturation", "saturation", "saturation", SaturationSettings, SaturationSettings)
+    for schema in (root, stop, engine, saturation):
         SCHEMAS[schema.node.__name__] = schema
     return [root]
 
@@ -384,7 +399,8 @@ def explain(error: BaseException) -> str | None:
 
 def check_settings(settings: Mapping[str, Any]) -> None:
     """Range-check sweep's own options (root, ``stop``, ``engine``); ``ValueError`` on the first bad one."""
-    for section, cls in (("", Settings), ("stop", StopSettings), ("engine", EngineSettings)):
+    for section, cls in (("", Settings), ("stop", StopSettings), ("engine", EngineSettings),
+                         ("saturation", SaturationSettings)):
         values = settings[section] if section else settings
         hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):

@@ -9,6 +9,7 @@ task returns the same record.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,13 +22,15 @@ from sweep.families import Point, Result, family_of
 
 @dataclass(frozen=True)
 class Task:
-    """Replication ``replication`` of grid point ``index``."""
+    """Replication ``replication`` of grid point ``index`` (of sweep ``sweep`` when several
+    sweeps share one pool, :func:`sweep.engine.runner.run_many`)."""
 
     index: int
     replication: int
     point: Point
     stream: tuple[int, ...]
     seed: int
+    sweep: int = 0
 
     @property
     def key(self) -> tuple[int, int]:
@@ -36,7 +39,11 @@ class Task:
 
 @dataclass
 class Record:
-    """What comes back from a task: small, picklable, enough to fill the Dataset."""
+    """What comes back from a task: small, picklable, enough to fill the Dataset.
+
+    ``seconds`` is the time the task took in its worker (not reproducible: for
+    reports of where compute went, never stored in the Dataset).
+    """
 
     index: int
     replication: int
@@ -44,6 +51,8 @@ class Record:
     jobs: dict[str, np.ndarray] | None
     work: int
     attrs: dict[str, Any] = field(default_factory=dict)
+    sweep: int = 0
+    seconds: float = 0.0
 
     @property
     def key(self) -> tuple[int, int]:
@@ -52,6 +61,7 @@ class Record:
 
 def run_task(task: Task) -> Record:
     """Run one task: the family's simulation, or its analytic model (``model=analytic``)."""
+    started = time.perf_counter()
     family = family_of(task.point.policy["name"])
     if task.point.model == "analytic":
         result = family.analytic(task.point) if family.analytic else None
@@ -59,7 +69,7 @@ def run_task(task: Task) -> Record:
     else:
         result = family.simulate(task.point, replication_rng(task.seed, task.stream, task.replication))
     return Record(task.index, task.replication, result.summary, result.jobs, result.work,
-                  dict(result.attrs))
+                  dict(result.attrs), task.sweep, time.perf_counter() - started)
 
 
 class TaskFailed(RuntimeError):

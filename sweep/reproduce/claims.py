@@ -7,6 +7,8 @@ A paper's claims file ``sweep/reproduce/papers/<paper>.yaml`` holds::
     presets:                      # every preset the claims read, with the reduced
       sh00_fig2:                  # precision of `sweep-reproduce --quick` and of the tests
         quick: ["stop.jobs=1000000", "replications=3"]
+    notes: |                      # optional Markdown: what the report shows above the claims
+      The C90 sizes are a reconstruction ...
     claims:
       - id: fig2.random_10x_sita_e
         section: "§3.2"
@@ -71,7 +73,7 @@ def printed_range(low: float, high: float, figures: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Expectation:
-    """The paper's number as an interval ``[low, high)`` of acceptable values, as it was printed."""
+    """The paper's number as an interval ``[low, high]`` of acceptable values, as it was printed."""
 
     low: float
     high: float
@@ -81,8 +83,8 @@ class Expectation:
     def parse(cls, spec: Mapping[str, Any], where: str) -> Expectation:
         """From ``{value: v}``, ``{between: [a, b]}``, ``{at_least: a}``, ``{at_most: b}`` or
         ``{similar: true}`` (a ratio whose value and inverse both round to 1), each with an
-        optional ``figures`` (read the printed numbers to that many significant figures) or
-        ``tolerance`` (relative, for ``value``)."""
+        optional ``figures`` (read the printed numbers to that many significant figures: "at least
+        4" at one figure is ≥ 3.5) or ``tolerance`` (relative, for ``value``)."""
         kinds = [k for k in ("value", "between", "at_least", "at_most", "similar", "above", "below")
                  if k in spec]
         if len(kinds) != 1:
@@ -92,9 +94,13 @@ class Expectation:
         if kind == "similar":
             return cls(0.95, 1 / 0.95, "similar (a ratio rounding to 1)")
         if kind in ("at_least", "above"):
-            return cls(float(spec[kind]), math.inf, f"≥ {spec[kind]}")
+            bound = float(spec[kind])
+            low = printed_range(bound, bound, int(figures))[0] if figures else bound
+            return cls(low, math.inf, f"≥ {spec[kind]}")
         if kind in ("at_most", "below"):
-            return cls(-math.inf, float(spec[kind]), f"≤ {spec[kind]}")
+            bound = float(spec[kind])
+            high = printed_range(bound, bound, int(figures))[1] if figures else bound
+            return cls(-math.inf, high, f"≤ {spec[kind]}")
         low, high = (spec["between"] if kind == "between" else (spec["value"], spec["value"]))
         printed = f"{low}–{high}" if kind == "between" else f"{low}"
         if figures:
@@ -104,8 +110,9 @@ class Expectation:
                    printed + (f" ± {tolerance:.0%}" if tolerance else ""))
 
     def meets(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-        """Whether each interval ``[low, high]`` meets ``[self.low, self.high)``."""
-        return (high >= self.low) & (low < self.high)
+        """Whether each interval ``[low, high]`` meets ``[self.low, self.high]`` (closed: a value
+        printed without a tolerance is met by that value exactly)."""
+        return (high >= self.low) & (low <= self.high)
 
 
 @dataclass(frozen=True)
@@ -125,9 +132,19 @@ class Claim:
 
     @property
     def presets(self) -> tuple[str, ...]:
-        """The presets whose Datasets the claim reads (``args.preset`` or ``args.presets``)."""
-        named = self.args.get("presets", [self.args["preset"]] if "preset" in self.args else [])
-        return tuple(named)
+        """The presets whose Datasets the claim reads: every ``preset``/``presets`` of ``args``,
+        also inside nested arguments (a quantity of quantities, e.g. ``quotient``), in order."""
+        return tuple(dict.fromkeys(_named_presets(self.args)))
+
+
+def _named_presets(args: Any) -> list[str]:
+    if isinstance(args, Mapping):
+        named = list(args.get("presets", [])) + ([args["preset"]] if "preset" in args else [])
+        return named + [p for key, value in args.items() if key not in ("preset", "presets")
+                        for p in _named_presets(value)]
+    if isinstance(args, list | tuple):
+        return [p for value in args for p in _named_presets(value)]
+    return []
 
 
 @dataclass(frozen=True)
@@ -138,6 +155,7 @@ class Paper:
     title: str
     presets: Mapping[str, Sequence[str]]
     claims: tuple[Claim, ...] = field(default=())
+    notes: str = ""
 
 
 def papers() -> list[str]:
@@ -158,7 +176,7 @@ def load_paper(key: str) -> Paper:
     ids = [c.id for c in claims]
     if len(set(ids)) != len(ids):
         raise ValueError(f"{key}.yaml: claim ids repeat: {sorted({i for i in ids if ids.count(i) > 1})}")
-    return Paper(key, spec["title"], presets, claims)
+    return Paper(key, spec["title"], presets, claims, (spec.get("notes") or "").strip())
 
 
 def _claim(paper: str, entry: Mapping[str, Any], presets: Mapping[str, Any]) -> Claim:

@@ -7,8 +7,9 @@ from sweep.stats.batch_means import (
     batch_means,
     ci_halfwidth,
     controlled_mean,
+    growing,
     means_from_sums,
     trend_pvalue,
 )
 
-__all__ = ["batch_means", "ci_halfwidth", "controlled_mean", "means_from_sums", "trend_pvalue"]
+__all__ = ["batch_means", "ci_halfwidth", "controlled_mean", "growing", "means_from_sums", "trend_pvalue"]

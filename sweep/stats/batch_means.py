@@ -24,6 +24,7 @@ __all__ = [
     "batch_means",
     "ci_halfwidth",
     "controlled_mean",
+    "growing",
     "means_from_sums",
     "trend_pvalue",
 ]
@@ -120,3 +121,12 @@ def trend_pvalue(means: np.ndarray) -> float:
     variance = k * (k - 1) * (2 * k + 5) / 18.0
     z = (s - 1.0) / math.sqrt(variance) if s > 0 else (s + 1.0) / math.sqrt(variance)
     return float(stats.norm.sf(z))
+
+
+def growing(means: np.ndarray, alpha: float, enough: int) -> bool:
+    """Whether a run's batch means say it never reached steady state: fewer than ``enough``
+    finite means (it stopped early: the in-system cap), or, the first mean dropped as warm-up,
+    an increasing trend at level ``alpha`` (:func:`trend_pvalue`)."""
+    means = np.asarray(means, dtype=np.float64)
+    means = means[np.isfinite(means)]
+    return bool(means.size < enough or trend_pvalue(means[1:]) < alpha)

@@ -56,3 +56,19 @@ def test_every_claims_file_loads_and_names_known_quantities():
         for claim in paper.claims:
             assert claim.quantity in QUANTITIES
             assert set(claim.presets) <= set(paper.presets), claim.id
+
+
+def test_bounds_read_to_their_figures_and_an_exact_value_meets_the_upper_end():
+    assert Expectation.parse({"at_least": 4, "figures": 1}, "test").low == pytest.approx(3.5)
+    assert Expectation.parse({"at_most": 10, "figures": 1}, "test").high == pytest.approx(15)
+    at_most_one = _claim({"at_most": 1})
+    assert judge(at_most_one, _measured([1.0, 0.5], 0.0)).verdict == "reproduced"
+    assert judge(at_most_one, _measured([1.01, 0.5], 0.0)).verdict == "contradicted"
+
+
+def test_presets_are_found_in_nested_quantities():
+    claim = Claim("test", "c", "§1", "words", "quotient",
+                  {"numerator": {"quantity": "mean", "preset": "b"},
+                   "denominator": {"quantity": "mean", "preset": "a"}, "presets": ["c"]},
+                  Expectation.parse({"value": 1}, "test"))
+    assert claim.presets == ("c", "b", "a")

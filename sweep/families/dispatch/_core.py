@@ -274,6 +274,7 @@ class HostSystem:
                 "mean_response_hw90": ci_halfwidth(means_from_sums(response, bacc[:, B_COUNT])),
                 "mean_slowdown_hw90": ci_halfwidth(means_from_sums(bacc[:, B_SLOW],
                                                                    bacc[:, B_COUNT])),
+                "batch_mean_response": response / bacc[:, B_COUNT],
                 "utilization": utilization if self._t1 > self._t0 else math.nan,
                 "jobs": int(n),
                 "saturated": self.stopped,

@@ -1,0 +1,130 @@
+"""Quantities of Chiang & Vernon 1996 (CV96) §4–§5: response-time ratios and saturation order.
+
+Every CV96 claim compares mean response times of policies on the same jobs
+(common random numbers), as the paper's Figures 5–11 plot them over EQS's.
+The ratio's 90% interval combines the two means' intervals as if independent,
+as :func:`sweep.analysis.cv96.ratio_interval` does for the figures (wider than
+the truth under common random numbers). A point flagged ``saturated`` has no finite mean
+response: its ratio is ``inf`` where the baseline is stable, ``0`` where only
+the baseline is flagged, NaN where both are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from sweep.analysis import cv96
+from sweep.analysis.compare import with_interval
+from sweep.reproduce.quantities import quantity
+
+#: The two highest loads of the paper's grid, where "saturates before" is read (``saturates_before``).
+TOP, BELOW = 0.95, 0.9
+
+
+def _one(da: xr.DataArray) -> xr.DataArray:
+    """``da`` at the first replication and workload, length-one dimensions dropped."""
+    for dim in ("replication", "workload"):
+        if dim in da.dims:
+            da = da.isel({dim: 0})
+    return da.squeeze(drop=True)
+
+
+def _ratio(ds: xr.Dataset, policy: str, baseline: str) -> tuple[xr.DataArray, xr.DataArray]:
+    """``policy``'s mean response over ``baseline``'s at the same labels of every other axis, its 90%
+    half-width (the two relative half-widths in quadrature, as :func:`sweep.analysis.cv96.ratio_interval`)
+    and the saturation rule of the module docstring. With replications, their means (half-widths
+    over √count)."""
+    response, half = ds["mean_response"], ds["mean_response_hw90"]
+    saturated = ds["saturated"].astype(bool)
+    if "replication" in response.dims:
+        count = response.sizes["replication"]
+        response, saturated = response.mean("replication"), saturated.any("replication")
+        half = np.sqrt((half ** 2).mean("replication") / count)
+    top, bottom = response.sel(policy=policy, drop=True), response.sel(policy=baseline, drop=True)
+    relative = np.hypot(half.sel(policy=policy, drop=True) / top,
+                        half.sel(policy=baseline, drop=True) / bottom)
+    value = top / bottom
+    flagged, base_flagged = saturated.sel(policy=policy, drop=True), saturated.sel(policy=baseline, drop=True)
+    value = xr.where(flagged & ~base_flagged, np.inf,
+                     xr.where(base_flagged & ~flagged, 0.0, xr.where(flagged, np.nan, value)))
+    return value, (value * relative).where(np.isfinite(value) & (value > 0), 0.0)
+
+
+@quantity
+def response_ratio(datasets: Mapping[str, xr.Dataset], preset: str, policy: str, baseline: str = "eqs",
+                   select: Mapping[str, Any] | None = None) -> xr.DataArray:
+    """``policy``'s mean response time over ``baseline``'s, same jobs, with its 90% interval (CV96
+    Figures 5–11), at the same labels of every other axis (so with the same repartitioning
+    overhead: §4.3's "with or without repartitioning overhead"), at ``select``."""
+    value, half = _ratio(datasets[preset], policy, baseline)
+    return _one(with_interval(value, half, cv96.LEVEL).sel(dict(select or {})))
+
+
+@quantity
+def ratio_change(datasets: Mapping[str, xr.Dataset], presets: list[str], policy: str,
+                 select: Mapping[str, Any] | None = None) -> xr.DataArray:
+    """``policy``'s ratio to EQS on ``presets[0]`` over its ratio on ``presets[1]`` (a workload variant
+    against the figure's own: §4.1, "Figure 6(a) and (b) are largely the same if ... C_{W|n} = 2"),
+    the two relative half-widths combined in quadrature."""
+    first, second = (response_ratio(datasets, p, policy, select=select) for p in presets)
+    relative = np.hypot(first["halfwidth"] / first, second["halfwidth"] / second)
+    first, second, relative = (x.drop_vars(["low", "high", "halfwidth"], errors="ignore")
+                               for x in (first, second, relative))
+    return with_interval(first / second, first / second * relative, cv96.LEVEL)
+
+
+def _saturates_before(ds: xr.Dataset, x: str, y: str) -> bool:
+    """The reading of "``x`` saturates before ``y``" on the paper's load grid (ρ ≤ 0.95): ``x`` is
+    flagged at a load where ``y`` is not; or, neither flagged, ``x``'s response grows faster at
+    the top of the grid: ``x / y`` above 1 at ρ = 0.95 beyond its 90% interval, and above its
+    value at 0.9."""
+    flagged = _one(ds["saturated"].astype(bool))
+    fx, fy = flagged.sel(policy=x).values, flagged.sel(policy=y).values
+    if (fx & ~fy).any():
+        return True
+    if fy.any() or fx.any():
+        return False
+    value, half = (_one(a) for a in _ratio(ds, x, y))
+    top, below = float(value.sel(load=TOP)), float(value.sel(load=BELOW))
+    return top - float(half.sel(load=TOP)) > 1.0 and top > below
+
+
+@quantity
+def saturates_before(datasets: Mapping[str, xr.Dataset], preset: str, policy: str, baseline: str,
+                     select: Mapping[str, Any] | None = None) -> xr.DataArray:
+    """1 if ``policy`` saturates before ``baseline`` on the preset's load grid, else 0
+    (:func:`_saturates_before`; CV96 §4.1, §5 "X saturates before Y")."""
+    ds = datasets[preset].sel(dict(select or {}))
+    return xr.DataArray(float(_saturates_before(ds, policy, baseline)))
+
+
+@quantity
+def avoids_saturation(datasets: Mapping[str, xr.Dataset], preset: str, policy: str, baseline: str = "eqs",
+                      select: Mapping[str, Any] | None = None) -> xr.DataArray:
+    """Per load of ρ ≥ 0.9: 1 where ``policy`` avoids ``baseline``'s saturation, else 0 (CV96 §5,
+    "EQS-PWS avoids the early saturation of EQS"): where the baseline is flagged the policy is
+    not; where it is not, the policy's ratio to it is below 1 beyond the 90% interval."""
+    ds = datasets[preset].sel(dict(select or {}))
+    flagged = _one(ds["saturated"].astype(bool))
+    value, half = (_one(a) for a in _ratio(ds, policy, baseline))
+    avoided = xr.where(flagged.sel(policy=baseline), ~flagged.sel(policy=policy), value + half < 1.0)
+    return avoided.sel(load=avoided["load"] >= BELOW).astype(float).drop_vars("policy", errors="ignore")
+
+
+@quantity
+def same_order(datasets: Mapping[str, xr.Dataset], preset: str, policy: str, baseline: str = "eqs",
+               dim: str = "repartition_overhead", select: Mapping[str, Any] | None = None) -> xr.DataArray:
+    """1 if ``policy`` stands the same way against ``baseline`` (behind, tied or ahead, by the 90%
+    interval of their ratio) at every value of ``dim``, else 0 (CV96 §4.3: relative performance
+    "unchanged ... with or without repartitioning overhead")."""
+    ds = datasets[preset].sel(dict(select or {}))
+    orders = set()
+    for value in ds[dim].values:
+        ratio = response_ratio({preset: ds.sel({dim: value})}, preset, policy, baseline)
+        low, high = float(ratio["low"]), float(ratio["high"])
+        orders.add("behind" if low > 1 else "ahead" if high < 1 else "tied")
+    return xr.DataArray(float(len(orders) == 1))

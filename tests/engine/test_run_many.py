@@ -1,0 +1,61 @@
+"""Several sweeps on one pool (docs/design.md §3, §9): shared tasks run once, each sweep written whole."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+import xarray as xr
+
+import sweep
+import sweep.engine.tasks
+from sweep.engine.config import compose
+from sweep.engine.dataset import reproducible
+from sweep.engine.runner import prepare, run_many
+from sweep.engine.tasks import TaskFailed
+
+SMALL = ["workload=hyperexp2", "replications=2", "stop.jobs=5000", "stop.warmup=500", "progress=false",
+         "engine.backend=serial"]
+FIRST = ["grid.policy=[random,lwl]", "grid.load=[0.5,0.8]"]
+SECOND = ["grid.policy=[lwl,sita_e]", "grid.load=[0.8]"]  # shares lwl at 0.8 with FIRST
+
+
+def _prepared(tmp_path: Path, name: str, overrides: list[str]):
+    overrides = [*SMALL, *overrides, f"output={tmp_path / name}"]
+    return prepare(compose(overrides), overrides, label=name)
+
+
+@pytest.fixture
+def counted_runs(monkeypatch):
+    """How many tasks the serial backend really computes."""
+    calls = []
+    real = sweep.engine.tasks.run_task
+
+    def counting(task):
+        calls.append(task.key)
+        return real(task)
+
+    monkeypatch.setattr(sweep.engine.tasks, "run_task", counting)
+    return calls
+
+
+def test_shared_tasks_run_once_and_fill_every_sweep(tmp_path, counted_runs, capsys):
+    finished = run_many([_prepared(tmp_path, "a.nc", FIRST), _prepared(tmp_path, "b.nc", SECOND)])
+    assert len(counted_runs) == 2 * 4 + 2 * 2 - 2  # lwl at 0.8, two replications, once
+    alone = sweep.run([*SMALL, *SECOND, f"output={tmp_path / 'alone.nc'}"])
+    xr.testing.assert_identical(reproducible(finished[1].dataset), reproducible(alone))
+    for one in finished:
+        xr.testing.assert_identical(xr.load_dataset(one.output), one.dataset)
+    assert [one.label for one in finished] == ["a.nc", "b.nc"]
+    err = capsys.readouterr().err
+    assert "[a.nc]" in err and "[b.nc]" in err
+
+
+def test_a_finished_sweep_is_written_when_a_later_one_fails(tmp_path):
+    broken = _prepared(tmp_path, "broken.nc", ["grid.load=[0.5]"])
+    task = broken.tasks[0]
+    broken.tasks[0] = dataclasses.replace(task, point=dataclasses.replace(task.point, workload={}))
+    with pytest.raises(TaskFailed):
+        run_many([_prepared(tmp_path, "good.nc", ["grid.load=[0.5]"]), broken])
+    assert (tmp_path / "good.nc").exists() and not (tmp_path / "broken.nc").exists()

@@ -1,0 +1,140 @@
+"""Every claim of every paper, judged on `sweep-reproduce --quick` (docs/design.md §9).
+
+The session runs the console script once (``sweep-reproduce --out <tmp> --quick``,
+in this process's environment, without Ray: ``--workers 1``); the tests read its
+report and Datasets. One test per claim (``<paper>:<claim id>``) asserts the
+paper's claim: its verdict on the quick Datasets is "reproduced". A claim the
+model is known not to reproduce (``deviation``) is a strict expected failure
+with that reason, so a fix shows up; a claim the quick run cannot judge
+(``full_only``) is skipped here and judged by the ``slow`` test of its paper,
+which runs the paper's full presets.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import xarray as xr
+
+from sweep.reproduce.claims import Claim, evaluate, load_paper, papers
+
+_ENV = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+def reproduce(*args: str, timeout: float = 3600) -> subprocess.CompletedProcess:
+    """``sweep-reproduce ARGS`` as a subprocess: the console script (``python -m`` its module where
+    the script is not installed, e.g. a checkout on PYTHONPATH)."""
+    script = shutil.which("sweep-reproduce")
+    command = [script] if script else [sys.executable, "-m", "sweep.reproduce.cli"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, env=_ENV, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def quick(tmp_path_factory) -> Path:
+    """The folder of one ``sweep-reproduce --quick`` run over every paper."""
+    out = tmp_path_factory.mktemp("reproduce")
+    done = reproduce("--out", str(out), "--quick", "--workers", "1", "--no-progress")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+def _datasets(folder: Path, claim: Claim) -> dict[str, xr.Dataset]:
+    return {name: xr.load_dataset(folder / "data" / f"{name}.nc") for name in claim.presets}
+
+
+def _claim_params(full: bool = False) -> list:
+    params = []
+    for key in papers():
+        for claim in load_paper(key).claims:
+            marks = []
+            if claim.deviation:
+                marks.append(pytest.mark.xfail(strict=True, reason=claim.deviation))
+            if claim.full_only and not full:
+                marks.append(pytest.mark.skip(reason=f"full precision only: {claim.full_only}"))
+            params.append(pytest.param(claim, id=f"{key}:{claim.id}", marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("claim", _claim_params())
+def test_claim(claim: Claim, quick: Path):
+    judgement = evaluate(claim, _datasets(quick, claim))
+    assert judgement.verdict == "reproduced", f"{judgement.verdict}: {judgement.measured_text()}"
+
+
+def test_report_files_exist_and_the_html_is_self_contained(quick: Path):
+    for name in ("report.md", "report.html", "claims.csv"):
+        assert (quick / name).stat().st_size > 0, name
+    page = (quick / "report.html").read_text()
+    sources = re.findall(r'(?:src|href)="([^"#]*)"', page)
+    assert sources and all(s.startswith("data:image/png;base64,") for s in sources if s), set(sources)
+    assert page.count("data:image/png;base64,") == len(list((quick / "figures").glob("*.png")))
+
+
+def test_every_claim_of_every_paper_has_a_verdict(quick: Path):
+    with (quick / "claims.csv").open() as rows:
+        verdicts = {(row["paper"], row["id"]): row["verdict"] for row in csv.DictReader(rows)}
+    expected = {(key, claim.id) for key in papers() for claim in load_paper(key).claims}
+    assert set(verdicts) == expected
+    assert set(verdicts.values()) <= {"reproduced", "deviates", "contradicted"}
+
+
+def test_a_rerun_reuses_the_finished_datasets_and_writes_the_pages(quick: Path, tmp_path):
+    """Resumable: a second run on the same folder recomputes nothing (each Dataset's stored config
+    is the one it would compute) and writes the same verdicts; ``--pages`` writes REPRODUCTION.md
+    and a page per paper whose figures are beside it."""
+    before = (quick / "claims.csv").read_text()
+    stamps = {p.name: p.stat().st_mtime_ns for p in (quick / "data").glob("*.nc")}
+    started = time.perf_counter()
+    done = reproduce("--out", str(quick), "--quick", "--workers", "1", "--no-progress",
+                     "--pages", str(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert {p.name: p.stat().st_mtime_ns for p in (quick / "data").glob("*.nc")} == stamps
+    assert (quick / "claims.csv").read_text() == before
+    assert "reused from an earlier run" in (quick / "report.md").read_text()
+    assert time.perf_counter() - started < 120
+    summary = (tmp_path / "REPRODUCTION.md").read_text()
+    for key in papers():
+        page = tmp_path / "reproduction" / f"{key}.md"
+        assert f"(reproduction/{key}.md)" in summary
+        for link in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text()):
+            assert (page.parent / link).is_file(), link
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--paper", "xx99"], "--paper 'xx99' is not a paper"),
+    (["--workers", "0"], "--workers must be at least 1"),
+    (["--quick"], "the following arguments are required: --out"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
+    out = [] if "--out" in message else ["--out", str(tmp_path / "out")]
+    done = reproduce(*out, *args)
+    assert done.returncode == 2
+    assert message in done.stderr and done.stderr.strip().count("\n") == 0, done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", papers())
+def test_full_precision_claims(key: str, tmp_path_factory):
+    """The paper's full presets (``sweep-reproduce --paper KEY``): every ``full_only`` claim reproduced,
+    every ``deviation`` claim still not (its record states why)."""
+    out = tmp_path_factory.mktemp(f"full_{key}")
+    done = reproduce("--out", str(out), "--paper", key, "--no-progress", timeout=6 * 3600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    with (out / "claims.csv").open() as rows:
+        verdicts = {row["id"]: row["verdict"] for row in csv.DictReader(rows)}
+    wrong = {}
+    for claim in load_paper(key).claims:
+        if claim.deviation and verdicts[claim.id] == "reproduced":
+            wrong[claim.id] = "reproduced, but its record says it deviates"
+        elif claim.full_only and not claim.deviation and verdicts[claim.id] != "reproduced":
+            wrong[claim.id] = verdicts[claim.id]
+    assert not wrong, wrong
