@@ -31,6 +31,8 @@ PAPER = {
                      "gang": ((4, 14, 24, 41, 47), (46, 43, 40, 39, 39)),
                      "concurrent_gang": ((3, 16, 31, 54, 75), (10, 6, 4, 3, 2))},
 }
+#: The preset of each table's workload.
+PRESET_OF_WORKLOAD = {"gang_io": "ipg00_table5", "gang_compute": "ipg00_table6", "gang_sync": "ipg00_table7"}
 LABELS = {"gang": "Gang", "concurrent_gang": "Concurrent Gang"}
 COLORS = {"gang": "tab:blue", "concurrent_gang": "tab:red"}
 
@@ -122,8 +124,31 @@ def draw(ds: xr.Dataset) -> dict[str, Figure]:
     return figures
 
 
+@figure("ipg00_packing")
+def packing(ds: xr.Dataset) -> dict[str, Figure]:
+    """Jobs completed against simulated time with first fit (solid) and best fit (dashed), per
+    workload and policy (CSSE00 §3.3.3; Silva & Scherson 1999: best fit within 3% of first fit)."""
+    import matplotlib.pyplot as plt
+
+    workloads = [str(w) for w in ds["workload"].values]
+    fig, axes = plt.subplots(1, len(workloads), figsize=(3.6 * len(workloads), 3.6), squeeze=False)
+    fig.suptitle("Packing the trace diagram: first fit (solid) and best fit (dashed), 90% CI", fontsize=10)
+    for ax, workload in zip(axes[0], workloads, strict=True):
+        for policy in [str(p) for p in ds["policy"].values]:
+            for packing, style in (("first_fit", "-"), ("best_fit", "--")):
+                mean, half = _series(ds.sel(workload=[workload], packing=[packing]), "jobs_completed", policy)
+                label = f"{LABELS.get(policy, policy)}, {packing.replace('_', ' ')}"
+                ax.errorbar(ds["time"].values, mean, yerr=half, color=COLORS.get(policy), ls=style,
+                            marker="o", ms=3, capsize=2, label=label)
+        ax.set_title(PAPER.get(PRESET_OF_WORKLOAD.get(workload, ""), {}).get("title", workload), fontsize=9)
+        ax.set_xlabel("simulated time (s)")
+        ax.set_ylabel("jobs completed")
+        ax.grid(True, alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    return {"ipg00_packing": fig}
+
+
 def _experiment(ds: xr.Dataset) -> str:
     """Which table: from the workload of the Dataset."""
-    workload = str(ds["workload"].values[0])
-    return {"gang_io": "ipg00_table5", "gang_compute": "ipg00_table6",
-            "gang_sync": "ipg00_table7"}.get(workload, "ipg00_table6")
+    return PRESET_OF_WORKLOAD.get(str(ds["workload"].values[0]), "ipg00_table6")

@@ -16,10 +16,13 @@ from sweep.reproduce.quantities import quantity
 
 
 def _selected(da: xr.DataArray, select: Mapping[str, Any] | None) -> xr.DataArray:
-    """``da`` at the labels of ``select`` (a list keeps the dimension), length-one dims dropped."""
+    """``da`` at the labels of ``select`` (a list keeps the dimension), length-one dims dropped; the
+    interval (``low``/``high``/``halfwidth``) kept also where no dimension remains."""
     for dim, value in (select or {}).items():
         da = da.sel({dim: value})
-    return da.squeeze(drop=True)
+    da = da.squeeze()
+    return da.drop_vars([name for name, coord in da.coords.items()
+                         if coord.ndim == 0 and name not in ("low", "high", "halfwidth")])
 
 
 @quantity
