@@ -18,7 +18,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
 from sweep.engine.config import (
@@ -78,8 +77,20 @@ class Grid:
     sections: Mapping[str, Mapping[Any, dict[str, Any]]] = field(repr=False)
     order: tuple[int, ...] = field(repr=False)
     stop: StopRule = field(repr=False)
+    #: The axes whose key lies inside a group axis's options.
+    owned: frozenset[int] = field(repr=False, default=frozenset())
     #: False when no point applies its ``load`` (every one replays a trace as it is).
     load_applied: bool = True
+    #: Stream keys by the positions on the axes that shape the workload and the load (computed
+    #: once per distinct workload and load, not per point; never pickled).
+    _streams: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {key: value for key, value in self.__dict__.items() if key != "_streams"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in {**state, "_streams": {}}.items():
+            object.__setattr__(self, key, value)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -95,19 +106,36 @@ class Grid:
 
     def position(self, index: int) -> tuple[int, ...]:
         """The position of point ``index`` (points are numbered in C order of the axes)."""
-        return tuple(int(i) for i in np.unravel_index(index, self.shape))
+        position = []
+        for length in reversed(self.shape):
+            index, place = divmod(index, length)
+            position.append(place)
+        return tuple(reversed(position))
 
     def point(self, index: int) -> GridPoint:
         """Point ``index``: the config with every axis set to its value there."""
         position = self.position(index)
         point = _make_point(self, position)
-        return GridPoint(index, position, point, stream_key(point.workload, point.load))
+        key = tuple(place for place, axis in zip(position, self.axes, strict=True) if _shapes_stream(axis))
+        stream = self._streams.get(key)
+        if stream is None:
+            if len(self._streams) >= _STREAMS_KEPT:
+                self._streams.clear()
+            stream = self._streams[key] = stream_key(point.workload, point.load)
+        return GridPoint(index, position, point, stream)
 
     def first_with(self, axis: int, value: int) -> GridPoint:
         """The first point whose position on ``axis`` is ``value`` (e.g. one point per policy)."""
-        position = [0] * len(self.axes)
-        position[axis] = value
-        return self.point(int(np.ravel_multi_index(position, self.shape)))
+        return self.point(value * math.prod(self.shape[axis + 1:]))
+
+
+#: Stream keys a grid keeps at most (then it starts again).
+_STREAMS_KEPT = 1 << 17
+
+
+def _shapes_stream(axis: Axis) -> bool:
+    """Whether an axis's value enters the stream key (:func:`sweep.engine.seeding.stream_key`)."""
+    return axis.key == "load" or axis.key == "workload" or axis.key.startswith("workload.")
 
 
 class GridPoints(Sequence[GridPoint]):
@@ -252,7 +280,8 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     # group options first (outer groups before nested ones), then the keys set inside them
     order = tuple(sorted(range(len(axes)),
                          key=lambda i: (axes[i].key not in sections, axes[i].key.count("."))))
-    grid = Grid(axes, base, sections, order, StopRule(**base["stop"]))
+    owned = frozenset(i for i, a in enumerate(axes) if a.key not in sections and _owner(a.key, sections))
+    grid = Grid(axes, base, sections, order, StopRule(**base["stop"]), owned)
     ignored, first_ignored = 0, None
     for position in itertools.product(*(range(len(a.values)) for a in axes)):
         point = _make_point(grid, position)
@@ -272,13 +301,14 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
 
 def _make_point(grid: Grid, position: Sequence[int]) -> Point:
     """The Point at ``position``: the base config with each axis's value set (dicts on the
-    path copied, everything else shared between points)."""
+    path copied, everything else shared between points). A key inside a group option is set
+    only where that option has it."""
     config = dict(grid.base)
     for i in grid.order:
         axis, value = grid.axes[i], grid.axes[i].values[position[i]]
         if axis.key in grid.sections:
             _set_key(config, axis.key, grid.sections[axis.key][value])
-        elif _has_key(config, axis.key) or _owner(axis.key, grid.sections) is None:
+        elif i not in grid.owned or _has_key(config, axis.key):
             _set_key(config, axis.key, value)
     return Point(policy=config["policy"], workload=config["workload"], system=config["system"],
                  load=config["load"], stop=grid.stop, record_jobs=config["record_jobs"],

@@ -118,9 +118,14 @@ def _column(kind: str, rows: list[int], values: list[Any]) -> Column:
                   np.asarray([a.size for a in arrays], dtype=np.int64), shapes)
 
 
+#: The kinds of the commonest types, looked up before :func:`value_kind` is asked.
+_KIND_OF_TYPE: dict[type, str] = {float: "float", int: "int", bool: "bool", str: "str", np.float64: "float",
+                                  np.int64: "int", np.bool_: "bool"}
+
+
 def _column_key(name: str, value: Any) -> tuple[str, str]:
     """A column per name and kind (and dtype for arrays): one name may hold several kinds."""
-    kind = value_kind(value)
+    kind = _KIND_OF_TYPE.get(type(value)) or value_kind(value)
     return (name, f"array:{np.asarray(value).dtype.str}" if kind == "array" else kind)
 
 
