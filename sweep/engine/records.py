@@ -129,6 +129,27 @@ def _column_key(name: str, value: Any) -> tuple[str, str]:
     return (name, f"array:{np.asarray(value).dtype.str}" if kind == "array" else kind)
 
 
+def _uniform_columns(summaries: list[dict[str, Any]]) -> dict[tuple[str, str], Column] | None:
+    """The columns of summaries that all have the same names, each name one kind of value (the
+    common case: one family's records), built name by name; ``None`` for anything else."""
+    if not summaries or any(s.keys() != summaries[0].keys() for s in summaries):
+        return None
+    rows = np.arange(len(summaries), dtype=np.int64)
+    columns = {}
+    for name, first in summaries[0].items():
+        values = [s[name] for s in summaries]
+        kinds = {_KIND_OF_TYPE.get(type(v)) for v in values}
+        if len(kinds) == 1 and None not in kinds:
+            kind = next(iter(kinds))
+        elif all(type(v) is np.ndarray for v in values) and len({v.dtype for v in values}) == 1:
+            kind = "array"
+        else:
+            return None
+        key = (name, f"array:{first.dtype.str}" if kind == "array" else kind)
+        columns[key] = _column(kind, rows, values)
+    return columns
+
+
 @dataclass
 class RecordBatch:
     """The records of a batch, columnar: per-row arrays, one :class:`Column` per value.
@@ -172,12 +193,14 @@ class RecordBatch:
         table: dict[str, int] = {"{}": 0}
         attrs_table: list[dict[str, Any]] = [{}]
         attrs_id = np.zeros(len(records), dtype=np.int64)
-        for row, record in enumerate(records):
+        uniform = _uniform_columns([r.summary for r in records])
+        for row, record in enumerate(records if uniform is None else ()):
             for name, value in record.summary.items():
                 rows, values = summary.setdefault(_column_key(name, value), ([], []))
                 rows.append(row)
                 values.append(value)
-            for name, value in (record.jobs or {}).items():
+        for row, record in enumerate(records):
+            for name, value in (record.jobs or {}).items():  # per-job arrays: few records have them
                 rows, values = jobs.setdefault(_column_key(name, value), ([], []))
                 rows.append(row)
                 values.append(value)
@@ -194,6 +217,7 @@ class RecordBatch:
         return cls(ints("index"), ints("replication"), ints("work"),
                    np.fromiter((r.seconds for r in records), dtype=np.float64, count=len(records)),
                    ints("sweep"),
+                   uniform if uniform is not None else
                    {key: _column(key[1].split(":")[0], *rv) for key, rv in summary.items()},
                    {key: _column("array", *rv) for key, rv in jobs.items()},
                    np.fromiter((r.jobs is not None for r in records), dtype=bool, count=len(records)),
