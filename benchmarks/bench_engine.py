@@ -170,13 +170,18 @@ def big(points: int = 1_000_000, backends: tuple[str, ...] = ("serial", "ray")) 
         overhead = r["execute"] - r["compute"] if backend == "serial" else None
         per = {k: 1e6 * r[k] / n for k in ("expand", "tasks", "dataset", "write")}
         driver = (r["wall"] - r["compute"]) if backend == "serial" else r["driver_cpu"]
-        execution = (f"execution overhead {1e6 * overhead / n:.1f} us" if overhead is not None else
-                     f"execution (driver CPU) {1e6 * (r['driver_cpu'] - sum(r[k] for k in per)) / n:.1f} us")
-        print(f"big: {n:,} points ({backend}): wall {r['wall']:.1f} s, tasks' own compute "
-              f"{r['compute']:.1f} s; driver {1e3 * driver / n:.3f} ms/point = expand {per['expand']:.1f} us "
-              f"+ tasks {per['tasks']:.1f} us + {execution} + dataset {per['dataset']:.1f} us + write "
-              f"{per['write']:.1f} us; peak RSS {r['maxrss_mib']:.0f} MiB; "
-              f"file {r['file_bytes'] / 2**20:.0f} MiB")
+        head = (f"big: {n:,} points ({backend}): wall {r['wall']:.1f} s, tasks' own compute "
+                f"{r['compute']:.1f} s; peak RSS {r['maxrss_mib']:.0f} MiB; "
+                f"file {r['file_bytes'] / 2**20:.0f} MiB")
+        phases = f"expand {per['expand']:.1f} us, tasks {per['tasks']:.1f} us"
+        ending = f"dataset {per['dataset']:.1f} us, write {per['write']:.1f} us"
+        if backend == "serial":
+            print(f"{head}\n  driver (wall less the tasks' compute) {1e3 * driver / n:.3f} ms/point: "
+                  f"{phases}, "
+                  f"execution overhead {1e6 * overhead / n:.1f} us, {ending}")
+        else:
+            print(f"{head}\n  driver CPU {1e3 * driver / n:.3f} ms/point (while the workers compute); "
+                  f"wall in the driver's own phases: {phases}, {ending}")
 
 
 if __name__ == "__main__":
