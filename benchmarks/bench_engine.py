@@ -1,8 +1,9 @@
 """End-to-end engine figures for BENCHMARKS.md (issues 2 and 18).
 
-    python benchmarks/bench_engine.py            # all three
+    python benchmarks/bench_engine.py            # the first three
     python benchmarks/bench_engine.py overhead   # or: scaling, memory
     python benchmarks/bench_engine.py scaling --workers 1 2 4 8 [--seconds 20] [--address auto]
+    python benchmarks/bench_engine.py big [--points 1000000] [--backends serial ray]
 
 overhead  a 1,000-point sweep whose tasks are analytic (microseconds each): the wall
           time per point is the engine's cost (compose, grid, dispatch to actors,
@@ -15,6 +16,11 @@ scaling   one simulated design of fixed total work (SH00's dispatch policies on 
           max(--workers) CPUs, or the cluster at --address (the counts are then capped
           at its CPUs).
 memory    one 10^8-job point in a fresh process (serial backend): peak resident memory.
+big       a design of ~10^6 points of closed forms (issue 18 part 4), each backend in a fresh
+          process: the driver's seconds per point, split into expand (the grid, every point
+          checked), tasks, execution overhead (serial: wall time of the run less the tasks' own
+          compute; Ray: the driver's CPU time while the workers compute), Dataset build and
+          netCDF write; the driver's peak resident memory (getrusage maxrss).
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ import time
 
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
+import numpy as np  # noqa: E402
 
 from sweep.engine.config import compose  # noqa: E402
 from sweep.engine.runner import run_config  # noqa: E402
@@ -144,20 +152,121 @@ def memory(jobs: int = 100_000_000) -> None:
           f"{seconds:.1f} s")
 
 
+def big_overrides(points: int, folder: str) -> list[str]:
+    """~``points`` closed-form points: 3 policies x 4 host counts x loads x Pareto tail indices.
+
+    Random (Pollaczek-Khinchine per host), Least-Work-Left and Central-Queue (the M/G/h
+    approximation) on the bounded Pareto workload (SH00 §3.3), whose tail index alpha
+    sets the sizes' C^2: an offered-load x variability map for each number of hosts.
+    """
+    per_plane = points / 12
+    loads = max(1, int(per_plane**0.5))
+    alphas = math.ceil(per_plane / loads)
+    load_values = ",".join(f"{0.05 + 0.9 * i / loads:.6f}" for i in range(loads))
+    alpha_values = ",".join(f"{1.05 + 0.9 * i / alphas:.6f}" for i in range(alphas))
+    return ["workload=bounded_pareto", "model=analytic", "grid.policy=[random,lwl,central_queue]",
+            f"grid.load=[{load_values}]", f"grid.workload.alpha=[{alpha_values}]",
+            "grid.system.hosts=[2,4,8,16]", "replications=1", "progress=false", "plots=false",
+            f"output={folder}/big.nc"]
+
+
+def _big_run(points: int, backend: str) -> None:
+    """One big sweep in this process; prints one line of JSON (run by :func:`big` in a fresh one)."""
+    import json
+    import resource
+
+    import sweep.engine.runner as runner
+
+    phases = dict.fromkeys(("expand", "tasks", "dataset", "write"), 0.0)
+
+    def timed(phase, function):
+        def wrapper(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                phases[phase] += time.perf_counter() - started
+        return wrapper
+
+    runner.expand = timed("expand", runner.expand)
+    runner.make_tasks = timed("tasks", runner.make_tasks)
+    runner.write_atomic = timed("write", runner.write_atomic)
+    if hasattr(runner, "ResultArrays"):
+        runner.ResultArrays.dataset = timed("dataset", runner.ResultArrays.dataset)
+    else:  # the engine before issue 18 part 4 built the Dataset from a list of records
+        runner.build_dataset = timed("dataset", runner.build_dataset)
+    if backend == "ray":
+        import ray
+
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    with tempfile.TemporaryDirectory() as folder:
+        overrides = [*big_overrides(points, folder), f"engine.backend={backend}", "engine.workers=2"]
+        cfg = compose(overrides)
+        wall, cpu = time.perf_counter(), time.process_time()
+        prepared = runner.prepare(cfg, overrides)
+        [finished] = runner.run_many([prepared])
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        size = os.path.getsize(finished.output)
+        count = int(np.prod([len(a.values) for a in prepared.grid.axes]))
+    rest = phases["dataset"] + phases["write"]
+    execute = wall - phases["expand"] - phases["tasks"] - rest
+    print(json.dumps({"points": count, "backend": backend, "wall": wall, "driver_cpu": cpu, **phases,
+                      "execute": execute, "compute": finished.compute_seconds, "file_bytes": size,
+                      "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+
+def big(points: int = 1_000_000, backends: tuple[str, ...] = ("serial", "ray")) -> None:
+    """The driver's cost per point and its peak memory on a ~10^6-point closed-form design."""
+    import json
+
+    for backend in backends:
+        result = subprocess.run([sys.executable, __file__, "_big_run", str(points), backend],
+                                capture_output=True, text=True)
+        if result.returncode:
+            print(result.stderr[-3000:], file=sys.stderr)
+            continue
+        r = json.loads(result.stdout.strip().splitlines()[-1])
+        n = r["points"]
+        # serial: the tasks run in the driver, their own compute is not overhead; Ray: the driver
+        # waits while the workers compute, so its CPU time is the overhead
+        overhead = r["execute"] - r["compute"] if backend == "serial" else None
+        per = {k: 1e6 * r[k] / n for k in ("expand", "tasks", "dataset", "write")}
+        driver = (r["wall"] - r["compute"]) if backend == "serial" else r["driver_cpu"]
+        head = (f"big: {n:,} points ({backend}): wall {r['wall']:.1f} s, tasks' own compute "
+                f"{r['compute']:.1f} s; peak RSS {r['maxrss_mib']:.0f} MiB; "
+                f"file {r['file_bytes'] / 2**20:.0f} MiB")
+        phases = f"expand {per['expand']:.1f} us, tasks {per['tasks']:.1f} us"
+        ending = f"dataset {per['dataset']:.1f} us, write {per['write']:.1f} us"
+        if backend == "serial":
+            print(f"{head}\n  driver (wall less the tasks' compute) {1e3 * driver / n:.3f} ms/point: "
+                  f"{phases}, "
+                  f"execution overhead {1e6 * overhead / n:.1f} us, {ending}")
+        else:
+            print(f"{head}\n  driver CPU {1e3 * driver / n:.3f} ms/point (while the workers compute); "
+                  f"wall in the driver's own phases: {phases}, {ending}")
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["_big_run"]:  # a fresh process of big()
+        _big_run(int(sys.argv[2]), sys.argv[3])
+        sys.exit()
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("modes", nargs="*", help="overhead, scaling, memory (default: all three)")
+    parser.add_argument("modes", nargs="*", help="overhead, scaling, memory, big (default: the first three)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="scaling: worker counts")
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="scaling: the wall time of the largest count if perfectly efficient")
     parser.add_argument("--address", default=None, help="scaling: a Ray cluster to join (auto, host:port)")
+    parser.add_argument("--points", type=int, default=1_000_000, help="big: points of the design")
+    parser.add_argument("--backends", nargs="+", default=["serial", "ray"], help="big: backends to time")
     arguments = parser.parse_args()
     modes = arguments.modes or ["overhead", "scaling", "memory"]
-    if unknown := set(modes) - {"overhead", "scaling", "memory"}:
-        parser.error(f"unknown mode {sorted(unknown)[0]!r}: expected overhead, scaling or memory")
+    if unknown := set(modes) - {"overhead", "scaling", "memory", "big"}:
+        parser.error(f"unknown mode {sorted(unknown)[0]!r}: expected overhead, scaling, memory or big")
     for mode in modes:
         if mode == "scaling":
             scaling(arguments.workers, arguments.seconds, arguments.address)
+        elif mode == "big":
+            big(arguments.points, tuple(arguments.backends))
         else:
             {"overhead": overhead, "memory": memory}[mode]()

@@ -3,9 +3,10 @@
 Records are appended as numbered shards under ``<output>.partial/``, each
 written to a temporary name and renamed (``os.replace`` is atomic), so a
 ``kill -9`` at any instant leaves only whole shards. A shard is data, never
-code: an ``.npz`` archive of plain arrays read with ``allow_pickle=False``, its
-record structure (indices, attributes, the type of each value) as JSON text
-(:func:`encode_records`, :func:`decode_records`), so opening a checkpoint found
+code: an ``.npz`` archive of plain arrays read with ``allow_pickle=False``, the
+records column by column (:class:`~sweep.engine.records.RecordBatch`: a few
+arrays per variable, whatever the number of records), names, kinds and
+attributes as JSON text (:func:`encode_records`, :func:`decode_records`), so opening a checkpoint found
 in a shared folder cannot run anything. A manifest holds the
 sweep's fingerprint; rerunning the same command finds the shards, skips the
 tasks they hold and computes the rest. Once the Dataset is written the folder
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from sweep.engine.config import ConfigError
-from sweep.engine.tasks import Record
+from sweep.engine.records import Column, Record, RecordBatch, concat
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -40,66 +41,62 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
-#: Python scalar types a record's value may have, by the name stored in the shard's JSON.
-_SCALARS: dict[str, type] = {"bool": bool, "int": int, "float": float}
+#: Layout of the shards; a checkpoint of another layout is refused with one line.
+FORMAT = "columnar-1"
+_PARTS = ("summary", "jobs")
+_ROW_ARRAYS = ("index", "replication", "work", "seconds", "has_jobs", "attrs_id")
 
 
-def _kind(value: Any) -> str:
-    """How a summary value is stored: ``str`` in the JSON, a scalar type, or ``array``."""
-    if isinstance(value, str):
-        return "str"
-    if isinstance(value, bool | np.bool_):
-        return "bool"
-    if isinstance(value, int | np.integer):
-        return "int"
-    if isinstance(value, float | np.floating):
-        return "float"
-    return "array"
+def encode_records(records: RecordBatch | Iterable[Record]) -> bytes:
+    """Records as an ``.npz`` archive of plain arrays, a few per column (no pickle).
 
-
-def encode_records(records: Iterable[Record]) -> bytes:
-    """Records as an ``.npz`` archive: one array per value, the structure as JSON (no pickle)."""
-    arrays: dict[str, np.ndarray] = {}
-    structure = []
-    for n, record in enumerate(records):
-        kinds, texts = {}, {}
-        for name, value in record.summary.items():
-            kinds[name] = _kind(value)
-            if kinds[name] == "str":
-                texts[name] = value
+    The per-row arrays (index, replication, work, seconds, ...) and each
+    column's rows, values and lengths are arrays; the column names and kinds,
+    texts and attribute dicts are JSON text. Its size and the time to write it
+    are linear in the records, whatever their number.
+    """
+    batch = RecordBatch.of(records)
+    arrays: dict[str, np.ndarray] = {name: getattr(batch, name) for name in _ROW_ARRAYS}
+    columns = []
+    for part in _PARTS:
+        for n, ((name, kind), column) in enumerate(getattr(batch, part).items()):
+            prefix = f"{part}{n}"
+            arrays[f"{prefix}:rows"] = column.rows
+            entry: dict[str, Any] = {"part": part, "name": name, "kind": kind, "prefix": prefix}
+            if column.kind == "str":
+                entry["texts"] = column.values
             else:
-                arrays[f"{n}:summary:{name}"] = np.asarray(value)
-        jobs = None if record.jobs is None else list(record.jobs)
-        for name in jobs or ():
-            arrays[f"{n}:jobs:{name}"] = np.asarray(record.jobs[name])
-        structure.append({"index": record.index, "replication": record.replication, "work": record.work,
-                          "attrs": record.attrs, "kinds": kinds, "texts": texts, "jobs": jobs,
-                          "seconds": record.seconds})
-    arrays["structure"] = np.array(json.dumps(structure))
+                arrays[f"{prefix}:values"] = column.values
+            if column.lengths is not None:
+                arrays[f"{prefix}:lengths"] = column.lengths
+            if column.shapes is not None:
+                entry["shapes"] = column.shapes
+            columns.append(entry)
+    arrays["structure"] = np.array(json.dumps({"format": FORMAT, "columns": columns,
+                                               "attrs": batch.attrs_table}))
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
     return buffer.getvalue()
 
 
-def decode_records(data: bytes) -> list[Record]:
-    """The records of :func:`encode_records`, exactly (scalars back to their Python types)."""
+def decode_records(data: bytes) -> RecordBatch:
+    """The records of :func:`encode_records`, exactly (iterating gives each value its Python type)."""
     with np.load(io.BytesIO(data), allow_pickle=False) as archive:
         structure = json.loads(str(archive["structure"]))
-        records = []
-        for n, entry in enumerate(structure):
-            summary: dict[str, Any] = {}
-            for name, kind in entry["kinds"].items():
-                if kind == "str":
-                    summary[name] = entry["texts"][name]
-                elif kind == "array":
-                    summary[name] = archive[f"{n}:summary:{name}"]
-                else:
-                    summary[name] = _SCALARS[kind](archive[f"{n}:summary:{name}"].item())
-            jobs = None if entry["jobs"] is None else {
-                name: archive[f"{n}:jobs:{name}"] for name in entry["jobs"]}
-            records.append(Record(entry["index"], entry["replication"], summary, jobs, entry["work"],
-                                  entry["attrs"], seconds=entry.get("seconds", 0.0)))
-    return records
+        if structure.get("format") != FORMAT:
+            raise ValueError(f"shard layout {structure.get('format')!r}, expected {FORMAT!r}")
+        rows = {name: archive[name] for name in _ROW_ARRAYS}
+        parts: dict[str, dict[tuple[str, str], Column]] = {part: {} for part in _PARTS}
+        for entry in structure["columns"]:
+            prefix, kind = entry["prefix"], entry["kind"].split(":")[0]
+            values = entry["texts"] if kind == "str" else archive[f"{prefix}:values"]
+            lengths = archive[f"{prefix}:lengths"] if f"{prefix}:lengths" in archive.files else None
+            shapes = [tuple(shape) for shape in entry["shapes"]] if "shapes" in entry else None
+            parts[entry["part"]][(entry["name"], entry["kind"])] = Column(
+                kind, archive[f"{prefix}:rows"], values, lengths, shapes)
+    return RecordBatch(rows["index"], rows["replication"], rows["work"], rows["seconds"],
+                       np.zeros(len(rows["index"]), dtype=np.int64), parts["summary"], parts["jobs"],
+                       rows["has_jobs"], structure["attrs"], rows["attrs_id"])
 
 
 class Checkpoint:
@@ -109,50 +106,54 @@ class Checkpoint:
         self.folder = output.with_name(output.name + ".partial")
         self.fingerprint = fingerprint
         self.flush_seconds = flush_seconds
-        self._unsaved: list[Record] = []
+        self._unsaved: list[RecordBatch] = []
         self._last_flush = time.monotonic()
         self._next_shard = 0
 
-    def load(self) -> list[Record]:
-        """Records saved by an earlier run of the same sweep ([] when there is none).
+    def load(self) -> RecordBatch:
+        """Records saved by an earlier run of the same sweep (none when there is no checkpoint).
 
         A folder left by a *different* sweep is an error rather than silently
         mixed in or deleted: the user chooses.
         """
         manifest = self.folder / "manifest.json"
         if not manifest.exists():
-            return []
-        saved = json.loads(manifest.read_text())["fingerprint"]
-        if saved != self.fingerprint:
+            return RecordBatch.empty()
+        saved = json.loads(manifest.read_text())
+        if saved["fingerprint"] != self.fingerprint:
             raise ConfigError(f"{self.folder} holds a checkpoint of a different sweep; "
                               "remove it or choose another output")
+        if saved.get("format") != FORMAT:
+            raise ConfigError(f"{self.folder} holds a checkpoint in an older layout; remove it to "
+                              "recompute its runs")
         records = []
         shards = sorted(self.folder.glob("shard-*.npz"))
         for shard in shards:
             try:
-                records.extend(decode_records(shard.read_bytes()))
+                records.append(decode_records(shard.read_bytes()))
             except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
                 raise ConfigError(f"{shard} is not a readable checkpoint shard ({error}); "
                                   "remove it to recompute its runs") from None
         self._next_shard = 1 + max((int(s.stem.split("-")[1]) for s in shards), default=-1)
-        return records
+        return concat(records)
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         manifest = self.folder / "manifest.json"
         if not manifest.exists():
-            atomic_write_bytes(manifest, json.dumps({"fingerprint": self.fingerprint}).encode())
+            described = {"fingerprint": self.fingerprint, "format": FORMAT}
+            atomic_write_bytes(manifest, json.dumps(described).encode())
 
-    def add(self, records: Iterable[Record]) -> None:
+    def add(self, records: RecordBatch | Iterable[Record]) -> None:
         """Queue records; write a shard when ``flush_seconds`` have passed since the last."""
-        self._unsaved.extend(records)
+        self._unsaved.append(RecordBatch.of(records))
         if time.monotonic() - self._last_flush >= self.flush_seconds:
             self.flush()
 
     def flush(self) -> None:
         if self._unsaved:
             shard = self.folder / f"shard-{self._next_shard:06d}.npz"
-            atomic_write_bytes(shard, encode_records(self._unsaved))
+            atomic_write_bytes(shard, encode_records(concat(self._unsaved)))
             self._next_shard += 1
             self._unsaved = []
         self._last_flush = time.monotonic()

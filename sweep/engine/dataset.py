@@ -21,7 +21,7 @@ import numpy as np
 import xarray as xr
 
 from sweep.engine.grid import Axis, Grid
-from sweep.engine.tasks import Record
+from sweep.engine.records import SCALARS, Column, Record, RecordBatch
 from sweep.families import Family, Variable
 
 
@@ -45,33 +45,115 @@ def _declared_variables(families: Sequence[Family]) -> dict[str, tuple[Variable,
     return declared
 
 
-def _extra_coord(dim: str, family: Family, grid: Grid, records: Sequence[Record],
-                 name: str) -> np.ndarray:
-    """Labels of an extra dimension: the family's, from the point with the longest value."""
-    longest = max(records, key=lambda r: np.size(r.summary.get(name, ())))
-    size = np.size(longest.summary.get(name, ()))
-    labeller = family.extra_coords.get(dim)
-    if labeller is None:
-        return np.arange(size)
-    return np.asarray(labeller(grid.points[longest.index].point))[:size]
+class ResultArrays:
+    """The Dataset's variables, allocated once and filled batch by batch as records arrive.
 
+    Each declared variable is one array over (point, replication, its extra
+    dimensions), made when the variable is first seen; the Dataset is built
+    on these arrays without copying them (:meth:`dataset`), so a sweep's
+    results are held once. An extra dimension grows (one copy of that
+    variable) only when a later batch brings a longer value than any before.
+    """
 
-def _variable_array(variable: Variable, family: Family, grid: Grid, records: Sequence[Record],
-                    replications: int, coords: dict[str, Any]) -> np.ndarray:
-    dtype = np.dtype(variable.dtype)
-    extra_shape = []
-    for dim in variable.dims:
-        if dim not in coords:
-            coords[dim] = _extra_coord(dim, family, grid, records, variable.name)
-        extra_shape.append(len(coords[dim]))
-    values = np.full((*grid.shape, replications, *extra_shape), _fill_value(dtype), dtype=dtype)
-    for record in records:
-        if variable.name not in record.summary:
-            continue
-        value = np.asarray(record.summary[variable.name], dtype=dtype)
-        target = (*grid.points[record.index].position, record.replication)
-        values[target + tuple(slice(0, n) for n in value.shape)] = value
-    return values
+    def __init__(self, grid: Grid, families: Sequence[Family], replications: int) -> None:
+        self.grid, self.replications = grid, int(replications)
+        self.declared = _declared_variables(families)
+        self.arrays: dict[str, np.ndarray] = {}
+        self.longest: dict[str, tuple[int, int]] = {}  # name -> (length, -index of the first such point)
+        self.job_records: list[Record] = []
+        self.attrs: dict[str, set] = {}
+        self.received = 0
+
+    def add(self, batch: RecordBatch) -> None:
+        """Copy ``batch``'s values into the variables (vectorised per column)."""
+        self.received += len(batch)
+        for (name, _), column in batch.summary.items():
+            if name in self.declared:
+                self._fill(name, self.declared[name][0], column, batch)
+        for attrs in (batch.attrs_table[k] for k in np.unique(batch.attrs_id)):
+            for key, value in attrs.items():
+                self.attrs.setdefault(key, set()).add(value)
+        if batch.has_jobs.any():
+            self.job_records.extend(r for r in batch.take(np.flatnonzero(batch.has_jobs)) if r.jobs)
+
+    def _allocate(self, name: str, variable: Variable, extra: tuple[int, ...]) -> np.ndarray:
+        """The variable's array, with at least ``extra`` entries on its extra dimensions."""
+        dtype = np.dtype(variable.dtype)
+        current = self.arrays.get(name)
+        if current is not None and all(n <= m for n, m in zip(extra, current.shape[2:], strict=True)):
+            return current
+        if current is not None:
+            extra = tuple(max(n, m) for n, m in zip(extra, current.shape[2:], strict=True))
+        values = np.full((self.grid.size, self.replications, *extra), _fill_value(dtype), dtype=dtype)
+        if current is not None:
+            values[(slice(None), slice(None), *(slice(0, n) for n in current.shape[2:]))] = current
+        self.arrays[name] = values
+        return values
+
+    def _fill(self, name: str, variable: Variable, column: Column, batch: RecordBatch) -> None:
+        index, replication = batch.index[column.rows], batch.replication[column.rows]
+        if column.kind in SCALARS and not variable.dims:
+            self._allocate(name, variable, ())[index, replication] = column.values
+            return
+        if column.kind == "array" and len(variable.dims) == 1 and not column.shapes:
+            lengths = column.lengths
+            longest = int(lengths.max())
+            values = self._allocate(name, variable, (longest,))
+            which = np.repeat(np.arange(len(lengths)), lengths)
+            offset = np.arange(len(column.values)) - np.repeat(column.starts, lengths)
+            values[index[which], replication[which], offset] = column.values
+            first = int(index[lengths == longest].min())
+            self.longest[name] = max(self.longest.get(name, (-1, 0)), (longest, -first))
+            return
+        dtype = np.dtype(variable.dtype)
+        for k in range(len(column.rows)):  # anything else: value by value
+            value = np.asarray(column.value(k), dtype=dtype)
+            values = self._allocate(name, variable, value.shape)
+            values[(index[k], replication[k], *(slice(0, n) for n in value.shape))] = value
+            size = value.size
+            self.longest[name] = max(self.longest.get(name, (-1, 0)), (size, -int(index[k])))
+
+    def _extra_coord(self, dim: str, family: Family, name: str, size: int) -> np.ndarray:
+        """Labels of an extra dimension: the family's, from the point with the longest value."""
+        labeller = family.extra_coords.get(dim)
+        if labeller is None or name not in self.longest:
+            return np.arange(size)
+        index = -self.longest[name][1]
+        return np.asarray(labeller(self.grid.point(index).point))[:size]
+
+    def dataset(self, attrs: Mapping[str, Any]) -> xr.Dataset:
+        """The sweep's Dataset on the filled arrays (no copy), described (docs/design.md §5)."""
+        grid, replications = self.grid, self.replications
+        dims = [axis.dim for axis in grid.axes]
+        coords: dict[str, Any] = {axis.dim: list(axis.values) for axis in grid.axes}
+        coords["replication"] = np.arange(replications)
+        data_vars = {}
+        extra_dims: dict[str, Family] = {}
+        for name, (variable, family) in self.declared.items():
+            if name not in self.arrays:
+                if variable.dims:
+                    continue  # e.g. per-month variables of a run not split by month: no empty dimension
+                self._allocate(name, variable, ())
+            values = self.arrays[name]
+            for dim, size in zip(variable.dims, values.shape[2:], strict=True):
+                if dim not in coords:
+                    coords[dim] = self._extra_coord(dim, family, name, size)
+            described = {"units": variable.units, "long_name": variable.long_name}
+            if not variable.reproducible:
+                described["reproducible"] = "no"  # wall-clock: left out of identity checks
+            data_vars[name] = ([*dims, "replication", *variable.dims],
+                               values.reshape(*grid.shape, *values.shape[1:]), described)
+            extra_dims.update({dim: family for dim in variable.dims})
+        job_arrays = _job_arrays(grid, self.job_records, replications, dims)
+        if job_arrays:
+            coords["job"] = _job_labels(self.job_records, job_arrays)
+        data_vars.update(job_arrays)
+        dataset = xr.Dataset(data_vars, coords=coords)
+        _describe(dataset, grid, extra_dims)
+        dataset.attrs.update({key: (next(iter(v)) if len(v) == 1 else "; ".join(map(str, sorted(v, key=str))))
+                              for key, v in sorted(self.attrs.items())})
+        dataset.attrs.update(attrs)
+        return dataset
 
 
 def _job_arrays(grid: Grid, records: Sequence[Record], replications: int,
@@ -87,7 +169,7 @@ def _job_arrays(grid: Grid, records: Sequence[Record], replications: int,
         for record in with_jobs:
             column = record.jobs.get(name)
             if column is not None:
-                position = grid.points[record.index].position
+                position = grid.position(record.index)
                 values[(*position, record.replication, slice(0, len(column)))] = column
         arrays[name] = ([*dims, "replication", "job"], values)
     return arrays
@@ -104,16 +186,6 @@ def _job_labels(records: Sequence[Record], job_arrays: dict) -> np.ndarray:
         del job_arrays["job_number"]
         return np.asarray(first).astype(np.int64)
     return np.arange(length)
-
-
-def _merge_attrs(records: Sequence[Record]) -> dict[str, Any]:
-    """Record attributes that agree across records, as-is; conflicting ones are joined."""
-    values: dict[str, set] = {}
-    for record in records:
-        for key, value in record.attrs.items():
-            values.setdefault(key, set()).add(value)
-    return {key: (next(iter(v)) if len(v) == 1 else "; ".join(map(str, sorted(v, key=str))))
-            for key, v in sorted(values.items())}
 
 
 #: Descriptions of the coordinates sweep always has (CF ``long_name`` and, where one exists, ``units``).
@@ -157,32 +229,12 @@ def _describe(dataset: xr.Dataset, grid: Grid, extra_dims: Mapping[str, Family])
         dataset["saturated"].attrs.update(_SATURATED_FLAGS)
 
 
-def build_dataset(grid: Grid, records: Sequence[Record], families: Sequence[Family],
+def build_dataset(grid: Grid, records: RecordBatch | Sequence[Record], families: Sequence[Family],
                   replications: int, attrs: Mapping[str, Any]) -> xr.Dataset:
     """The sweep's Dataset, built in one step from all records (docs/design.md §3 step 4)."""
-    dims = [axis.dim for axis in grid.axes]
-    coords: dict[str, Any] = {axis.dim: list(axis.values) for axis in grid.axes}
-    coords["replication"] = np.arange(replications)
-    data_vars = {}
-    extra_dims: dict[str, Family] = {}
-    for name, (variable, family) in _declared_variables(families).items():
-        if variable.dims and not any(name in record.summary for record in records):
-            continue  # e.g. per-month variables of a run not split by month: no empty dimension
-        values = _variable_array(variable, family, grid, records, replications, coords)
-        described = {"units": variable.units, "long_name": variable.long_name}
-        if not variable.reproducible:
-            described["reproducible"] = "no"  # wall-clock: left out of identity checks
-        data_vars[name] = ([*dims, "replication", *variable.dims], values, described)
-        extra_dims.update({dim: family for dim in variable.dims})
-    job_arrays = _job_arrays(grid, records, replications, dims)
-    if job_arrays:
-        coords["job"] = _job_labels(records, job_arrays)
-    data_vars.update(job_arrays)
-    dataset = xr.Dataset(data_vars, coords=coords)
-    _describe(dataset, grid, extra_dims)
-    dataset.attrs.update(_merge_attrs(records))
-    dataset.attrs.update(attrs)
-    return dataset
+    results = ResultArrays(grid, families, replications)
+    results.add(RecordBatch.of(records))
+    return results.dataset(attrs)
 
 
 #: Dataset attributes that describe one run (when, by which command, with which libraries), not

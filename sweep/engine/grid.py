@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, overload
 
 from omegaconf import DictConfig, OmegaConf
 
@@ -62,14 +63,103 @@ class GridPoint:
 
 @dataclass(frozen=True)
 class Grid:
+    """The axes and how a point is made from a position on them.
+
+    Points are not stored: :meth:`point` makes one from its index (a
+    10^6-point grid is its axes and a few composed sections, not 10^6
+    objects). ``points`` is the sequence of all of them, made on demand.
+    """
+
     axes: tuple[Axis, ...]
-    points: tuple[GridPoint, ...]
+    #: The config without its grid, with the composed option of every group axis, in the order
+    #: the axes are applied (groups first), and the stopping rule every point shares.
+    base: Mapping[str, Any] = field(repr=False)
+    sections: Mapping[str, Mapping[Any, dict[str, Any]]] = field(repr=False)
+    order: tuple[int, ...] = field(repr=False)
+    stop: StopRule = field(repr=False)
+    #: The axes whose key lies inside a group axis's options.
+    owned: frozenset[int] = field(repr=False, default=frozenset())
     #: False when no point applies its ``load`` (every one replays a trace as it is).
     load_applied: bool = True
+    #: Stream keys by the positions on the axes that shape the workload and the load (computed
+    #: once per distinct workload and load, not per point; never pickled).
+    _streams: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {key: value for key, value in self.__dict__.items() if key != "_streams"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in {**state, "_streams": {}}.items():
+            object.__setattr__(self, key, value)
 
     @property
     def shape(self) -> tuple[int, ...]:
         return tuple(len(a.values) for a in self.axes)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def points(self) -> GridPoints:
+        return GridPoints(self)
+
+    def position(self, index: int) -> tuple[int, ...]:
+        """The position of point ``index`` (points are numbered in C order of the axes)."""
+        position = []
+        for length in reversed(self.shape):
+            index, place = divmod(index, length)
+            position.append(place)
+        return tuple(reversed(position))
+
+    def point(self, index: int) -> GridPoint:
+        """Point ``index``: the config with every axis set to its value there."""
+        position = self.position(index)
+        point = _make_point(self, position)
+        key = tuple(place for place, axis in zip(position, self.axes, strict=True) if _shapes_stream(axis))
+        stream = self._streams.get(key)
+        if stream is None:
+            if len(self._streams) >= _STREAMS_KEPT:
+                self._streams.clear()
+            stream = self._streams[key] = stream_key(point.workload, point.load)
+        return GridPoint(index, position, point, stream)
+
+    def first_with(self, axis: int, value: int) -> GridPoint:
+        """The first point whose position on ``axis`` is ``value`` (e.g. one point per policy)."""
+        return self.point(value * math.prod(self.shape[axis + 1:]))
+
+
+#: Stream keys a grid keeps at most (then it starts again).
+_STREAMS_KEPT = 1 << 17
+
+
+def _shapes_stream(axis: Axis) -> bool:
+    """Whether an axis's value enters the stream key (:func:`sweep.engine.seeding.stream_key`)."""
+    return axis.key == "load" or axis.key == "workload" or axis.key.startswith("workload.")
+
+
+class GridPoints(Sequence[GridPoint]):
+    """Every point of a grid, in index order, each made when asked for."""
+
+    def __init__(self, grid: Grid) -> None:
+        self._grid = grid
+
+    def __len__(self) -> int:
+        return self._grid.size
+
+    @overload
+    def __getitem__(self, index: int) -> GridPoint: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[GridPoint]: ...
+    def __getitem__(self, index: int | slice) -> GridPoint | list[GridPoint]:
+        if isinstance(index, slice):
+            return [self._grid.point(i) for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(f"grid point {index} of {len(self)}")
+        return self._grid.point(index % len(self))
+
+    def __iter__(self) -> Iterator[GridPoint]:
+        return (self._grid.point(i) for i in range(len(self)))
 
 
 def _grid_entries(grid: Mapping[str, Any]) -> dict[str, list[Any]]:
@@ -187,33 +277,42 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     by_key = {a.key: a for a in axes}
     sections = {k: _group_sections(cfg, overrides, k, by_key[k].values) for k in _group_keys(axes)}
     _check_axis_keys(axes, base, sections)
-    stop = StopRule(**base["stop"])
     # group options first (outer groups before nested ones), then the keys set inside them
-    order = sorted(range(len(axes)), key=lambda i: (axes[i].key not in sections, axes[i].key.count(".")))
-    points = []
-    for index, position in enumerate(itertools.product(*(range(len(a.values)) for a in axes))):
-        config = dict(base)
-        for i in order:
-            axis, value = axes[i], axes[i].values[position[i]]
-            if axis.key in sections:
-                _set_key(config, axis.key, sections[axis.key][value])
-            elif _has_key(config, axis.key) or _owner(axis.key, sections) is None:
-                _set_key(config, axis.key, value)
-        point = Point(policy=config["policy"], workload=config["workload"], system=config["system"],
-                      load=config["load"], stop=stop, record_jobs=config["record_jobs"],
-                      model=config["model"])
-        grid_point = GridPoint(index, position, point, stream_key(point.workload, point.load))
-        _validate_point(grid_point, axes)
-        points.append(grid_point)
-    ignored = [p for p in points if not _applies_load(p.point)]
+    order = tuple(sorted(range(len(axes)),
+                         key=lambda i: (axes[i].key not in sections, axes[i].key.count("."))))
+    owned = frozenset(i for i, a in enumerate(axes) if a.key not in sections and _owner(a.key, sections))
+    grid = Grid(axes, base, sections, order, StopRule(**base["stop"]), owned)
+    ignored, first_ignored = 0, None
+    for position in itertools.product(*(range(len(a.values)) for a in axes)):
+        point = _make_point(grid, position)
+        _validate_point(point, axes, position)
+        if not _applies_load(point):
+            ignored += 1
+            first_ignored = first_ignored or point
     loads = next(a for a in axes if a.key == "load").values
-    if ignored and len(loads) > 1:
-        point = ignored[0].point
+    if first_ignored is not None and len(loads) > 1:
+        point = first_ignored
         raise ConfigError(f"grid.load: the load is not applied to policy={point.policy['name']} on "
                           f"workload={point.workload.get('name')} (a trace replayed as it is), so its "
                           f"values would label identical runs; set workload.rescale_load=true to scale "
                           f"the trace to each load, or leave load out of the grid")
-    return Grid(axes, tuple(points), load_applied=len(ignored) < len(points))
+    return dataclasses.replace(grid, load_applied=ignored < grid.size)
+
+
+def _make_point(grid: Grid, position: Sequence[int]) -> Point:
+    """The Point at ``position``: the base config with each axis's value set (dicts on the
+    path copied, everything else shared between points). A key inside a group option is set
+    only where that option has it."""
+    config = dict(grid.base)
+    for i in grid.order:
+        axis, value = grid.axes[i], grid.axes[i].values[position[i]]
+        if axis.key in grid.sections:
+            _set_key(config, axis.key, grid.sections[axis.key][value])
+        elif i not in grid.owned or _has_key(config, axis.key):
+            _set_key(config, axis.key, value)
+    return Point(policy=config["policy"], workload=config["workload"], system=config["system"],
+                 load=config["load"], stop=grid.stop, record_jobs=config["record_jobs"],
+                 model=config["model"])
 
 
 def _applies_load(point: Point) -> bool:
@@ -237,8 +336,7 @@ def _check_system_fits(point: Point, family: Family) -> None:
                      f"{wanted}: choose e.g. system={family.default_system}")
 
 
-def _validate_point(grid_point: GridPoint, axes: Sequence[Axis]) -> None:
-    point = grid_point.point
+def _validate_point(point: Point, axes: Sequence[Axis], position: Sequence[int]) -> None:
     try:
         family = family_of(point.policy["name"])
         _check_system_fits(point, family)
@@ -248,4 +346,5 @@ def _validate_point(grid_point: GridPoint, axes: Sequence[Axis]) -> None:
         family.validate(point)
     except (KeyError, ValueError, TypeError) as error:
         message = error.args[0] if error.args else str(error)
-        raise ConfigError(f"{message} (at {grid_point.label(axes)})") from None
+        label = ", ".join(f"{a.dim}={a.values[i]}" for a, i in zip(axes, position, strict=True))
+        raise ConfigError(f"{message} (at {label})") from None

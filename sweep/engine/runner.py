@@ -14,12 +14,12 @@ import platform
 import shlex
 import sys
 import time
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import xarray as xr
 from omegaconf import DictConfig, OmegaConf
 
@@ -27,12 +27,13 @@ import sweep
 from sweep.engine.backends import choose_backend, make_backend
 from sweep.engine.checkpoint import Checkpoint
 from sweep.engine.config import compose, plain, validate_settings
-from sweep.engine.dataset import build_dataset, write_atomic
+from sweep.engine.dataset import ResultArrays, write_atomic
 from sweep.engine.grid import Grid, expand
 from sweep.engine.progress import Progress
+from sweep.engine.records import RecordBatch
 from sweep.engine.summary import point_table, summary_line
-from sweep.engine.tasks import Record, Task
-from sweep.families import family_of
+from sweep.engine.tasks import Task, TaskList
+from sweep.families import Family, family_of
 
 #: Options that change how a sweep runs, not what it computes: left out of the fingerprint.
 _EXECUTION_KEYS = ("engine", "output", "progress", "plots")
@@ -51,18 +52,29 @@ def output_path(cfg: DictConfig) -> Path:
     return Path(cfg.output if cfg.output else Path(cfg.hydra.run.dir) / "results.nc").absolute()
 
 
-def make_tasks(grid: Grid, replications: int, seed: int) -> list[Task]:
-    return [Task(p.index, r, p.point, p.stream, seed) for p in grid.points for r in range(replications)]
+def make_tasks(grid: Grid, replications: int, seed: int, done: np.ndarray | None = None) -> TaskList:
+    """Every (point, replication) of ``grid`` but the task numbers in ``done``
+    (``index * replications + replication``), each task made when it is needed."""
+    numbers = np.arange(grid.size * replications, dtype=np.int64)
+    if done is not None and len(done):
+        numbers = np.setdiff1d(numbers, done, assume_unique=False)
+    return TaskList(grid, replications, seed, numbers)
 
 
-def batches(tasks: Sequence[Task], size: int) -> Iterator[list[Task]]:
+def batches(tasks: Sequence[Task], size: int) -> Iterator[Sequence[Task]]:
     for start in range(0, len(tasks), size):
-        yield list(tasks[start : start + size])
+        yield tasks[start : start + size]
 
 
-def batch_size(tasks: int, workers: int, requested: int | None) -> int:
-    """Enough batches to keep every worker busy (about 8 each), at most 64 tasks a batch."""
-    return requested or max(1, min(64, math.ceil(tasks / (8 * workers))))
+#: Tasks per batch at most: simulations (seconds each, balanced over the workers by small
+#: batches) and closed forms (microseconds each, where a batch's own cost must be shared by many).
+MAX_BATCH = {"simulation": 64, "analytic": 4096}
+
+
+def batch_size(tasks: int, workers: int, requested: int | None, analytic: bool = False) -> int:
+    """Enough batches to keep every worker busy (about 8 each), at most :data:`MAX_BATCH` tasks a batch."""
+    largest = MAX_BATCH["analytic" if analytic else "simulation"]
+    return requested or max(1, min(largest, math.ceil(tasks / (8 * workers))))
 
 
 @dataclass
@@ -76,12 +88,12 @@ class PreparedSweep:
     config_yaml: str
     output: Path
     checkpoint: Checkpoint
-    done: list[Record]
-    tasks: list[Task]
+    done: RecordBatch
+    tasks: Sequence[Task]
 
     @property
     def runs(self) -> int:
-        return len(self.grid.points) * int(self.cfg.replications)
+        return self.grid.size * int(self.cfg.replications)
 
 
 @dataclass
@@ -105,8 +117,8 @@ def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "") -> 
     checkpoint = Checkpoint(output, hashlib.sha256(config_yaml.encode()).hexdigest(),
                             cfg.engine.checkpoint_seconds)
     done = checkpoint.load()
-    finished = {record.key for record in done}
-    tasks = [t for t in make_tasks(grid, cfg.replications, cfg.seed) if t.key not in finished]
+    numbers = done.index * int(cfg.replications) + done.replication
+    tasks = make_tasks(grid, cfg.replications, cfg.seed, numbers)
     return PreparedSweep(label, cfg, list(overrides), grid, config_yaml, output, checkpoint, done, tasks)
 
 
@@ -154,51 +166,69 @@ def _task_identity(task: Task) -> str:
 
 
 class _ManySweeps:
-    """The bookkeeping of :func:`run_many`: unique tasks, who else needs each record, completion."""
+    """The bookkeeping of :func:`run_many`: unique tasks, who else needs each record, completion.
+
+    Each sweep's results go straight into its :class:`ResultArrays` as batches
+    arrive; a per-point count of replications received says when points and
+    sweeps are complete (numpy, not a dict per point).
+    """
 
     def __init__(self, sweeps: Sequence[PreparedSweep]) -> None:
-        self.sweeps = [dataclasses.replace(s, tasks=[dataclasses.replace(t, sweep=i) for t in s.tasks])
-                       for i, s in enumerate(sweeps)]
-        self.records: list[list[Record]] = [list(s.done) for s in self.sweeps]
-        self.unique: list[Task] = []
+        self.sweeps = [dataclasses.replace(s, tasks=_with_sweep(s.tasks, i)) for i, s in enumerate(sweeps)]
+        self.results = [ResultArrays(s.grid, _families(s.grid), s.cfg.replications) for s in self.sweeps]
+        self.counts = [np.zeros(s.grid.size, dtype=np.int64) for s in self.sweeps]
+        self.compute_seconds = [0.0] * len(self.sweeps)
+        for i, prepared in enumerate(self.sweeps):
+            self._receive(i, prepared.done)
+        self.unique: Sequence[Task] = []
         self.copies: dict[tuple[int, int, int], list[Task]] = {}  # (sweep, index, replication) -> others
         if len(self.sweeps) == 1:
             self.unique = self.sweeps[0].tasks
         else:
             first: dict[str, Task] = {}
+            unique = []
             for task in (t for s in self.sweeps for t in s.tasks):
                 original = first.setdefault(_task_identity(task), task)
                 if original is task:
-                    self.unique.append(task)
+                    unique.append(task)
                 else:
                     self.copies.setdefault((original.sweep, *original.key), []).append(task)
+            self.unique = unique
+
+    def _receive(self, i: int, batch: RecordBatch) -> int:
+        """Take sweep ``i``'s records; the number of its points they complete."""
+        self.results[i].add(batch)
+        self.compute_seconds[i] += float(batch.seconds.sum())
+        counts = self.counts[i]
+        np.add.at(counts, batch.index, 1)
+        touched = np.unique(batch.index)
+        return int(np.count_nonzero(counts[touched] == self.sweeps[i].cfg.replications))
 
     def execute(self, started: float) -> dict[int, FinishedSweep]:
         engine, cfg = self.sweeps[0].cfg.engine, self.sweeps[0].cfg
         analytic = all(s.cfg.model == "analytic" for s in self.sweeps)
         name = choose_backend(engine.backend, engine.address, len(self.unique), analytic)
         backend = make_backend(name, engine.workers, engine.address, engine.in_flight, bool(cfg.progress))
-        counts = [Counter(r.index for r in records) for records in self.records]
-        points = sum(len(s.grid.points) for s in self.sweeps)
-        progress = Progress(points, sum(self._points_done(i, c) for i, c in enumerate(counts)), cfg.progress)
+        points = sum(s.grid.size for s in self.sweeps)
+        done = sum(int(np.count_nonzero(c >= s.cfg.replications)) for c, s in zip(self.counts, self.sweeps,
+                                                                                    strict=True))
+        progress = Progress(points, done, cfg.progress)
         for prepared in self.sweeps:
             if prepared.tasks:
                 prepared.checkpoint.start()
         finished: dict[int, FinishedSweep] = {}
         try:
-            size = batch_size(len(self.unique), backend.workers, engine.batch_size)
-            for batch in backend.run(batches(self.unique, size)):
+            size = batch_size(len(self.unique), backend.workers, engine.batch_size, analytic)
+            for records in backend.run(batches(self.unique, size)):
+                batch = RecordBatch.of(records)
                 done_points, touched = 0, set()
-                for record in self._with_copies(batch):
-                    i = record.sweep
-                    self.records[i].append(record)
-                    self.sweeps[i].checkpoint.add([record])
-                    counts[i][record.index] += 1
-                    done_points += counts[i][record.index] == self.sweeps[i].cfg.replications
+                for i, part in self._with_copies(batch):
+                    self.sweeps[i].checkpoint.add(part)
+                    done_points += self._receive(i, part)
                     touched.add(i)
-                progress.update(done_points, sum(r.work for r in batch))
+                progress.update(done_points, int(batch.work.sum()))
                 for i in sorted(touched):
-                    if len(self.records[i]) == self.sweeps[i].runs:
+                    if self.results[i].received == self.sweeps[i].runs:
                         progress.write_above(lambda i=i: finished.setdefault(i, self.finish(i, started)))
         finally:
             for prepared in self.sweeps:
@@ -207,33 +237,46 @@ class _ManySweeps:
             backend.close()
         return finished
 
-    def _points_done(self, i: int, counts: Counter) -> int:
-        return sum(1 for n in counts.values() if n >= self.sweeps[i].cfg.replications)
-
-    def _with_copies(self, batch: list[Record]) -> Iterator[Record]:
-        for record in batch:
-            yield record
-            for copy in self.copies.get((record.sweep, *record.key), ()):
-                yield dataclasses.replace(record, index=copy.index, sweep=copy.sweep, seconds=0.0)
+    def _with_copies(self, batch: RecordBatch) -> Iterator[tuple[int, RecordBatch]]:
+        """``(sweep, records)``: the batch's own, then copies for the sweeps that share a task."""
+        yield from batch.by_sweep()
+        if not self.copies:
+            return
+        copies = [dataclasses.replace(record, index=copy.index, sweep=copy.sweep, seconds=0.0)
+                  for record in batch for copy in self.copies.get((record.sweep, *record.key), ())]
+        if copies:
+            yield from RecordBatch.from_records(copies).by_sweep()
 
     def finish(self, i: int, started: float) -> FinishedSweep:
-        """Build sweep ``i``'s Dataset in one step, write it atomically, say so in one line."""
+        """Build sweep ``i``'s Dataset on its filled arrays, write it atomically, say so in one line."""
         prepared = self.sweeps[i]
         cfg, grid = prepared.cfg, prepared.grid
-        records = sorted(self.records[i], key=lambda r: r.key)
-        by_name = {family.name: family for family in (family_of(p.point.policy["name"]) for p in grid.points)}
-        dataset = build_dataset(grid, records, list(by_name.values()), cfg.replications,
-                                provenance(prepared.config_yaml, int(cfg.seed), prepared.overrides))
+        dataset = self.results[i].dataset(provenance(prepared.config_yaml, int(cfg.seed), prepared.overrides))
         write_atomic(dataset, prepared.output)
         prepared.checkpoint.remove()
         figures = _figures(cfg, dataset, prepared.output)
-        if len(grid.points) == 1 and (table := point_table(dataset)):
+        if grid.size == 1 and (table := point_table(dataset)):
             print(table, file=sys.stderr)
         line = summary_line(dataset, grid, cfg.replications, len(prepared.tasks), len(prepared.done),
                             time.perf_counter() - started, prepared.output, figures)
         print(f"{line} [{prepared.label}]" if prepared.label else line, file=sys.stderr)
-        compute_seconds = sum(r.seconds for r in records)
-        return FinishedSweep(prepared.label, dataset, prepared.output, compute_seconds, figures)
+        return FinishedSweep(prepared.label, dataset, prepared.output, self.compute_seconds[i], figures)
+
+
+def _with_sweep(tasks: Sequence[Task], sweep: int) -> Sequence[Task]:
+    if isinstance(tasks, TaskList):
+        return tasks.with_sweep(sweep)
+    return [dataclasses.replace(t, sweep=sweep) for t in tasks]
+
+
+def _families(grid: Grid) -> list[Family]:
+    """The families of a grid's policies (one point per policy option looked at, not every point)."""
+    axis = next(n for n, a in enumerate(grid.axes) if a.key == "policy")
+    by_name = {}
+    for value in range(len(grid.axes[axis].values)):
+        family = family_of(grid.first_with(axis, value).point.policy["name"])
+        by_name[family.name] = family
+    return list(by_name.values())
 
 
 def provenance(config_yaml: str, seed: int, overrides: Sequence[str]) -> dict[str, str | int]:

@@ -38,10 +38,12 @@ def saturation_text(dataset: xr.Dataset, grid: Grid) -> str:
         return ""
     flags = dataset["saturated"].any([d for d in dataset["saturated"].dims if d not in _grid_dims(grid)])
     flat = np.asarray(flags.transpose(*_grid_dims(grid)).values, dtype=bool).ravel()
-    saturated = [p for p in grid.points if flat[np.ravel_multi_index(p.position, grid.shape)]]
-    if not saturated:
+    saturated = np.flatnonzero(flat)
+    if not len(saturated):
         return ", none saturated"
-    overloaded = sum(1 for p in saturated if p.point.load >= 1)
+    axis = next(n for n, a in enumerate(grid.axes) if a.key == "load")
+    loads = np.asarray(grid.axes[axis].values, dtype=float)[np.unravel_index(saturated, grid.shape)[axis]]
+    overloaded = int(np.count_nonzero(loads >= 1))
     causes = []
     if overloaded:
         causes.append(f"{overloaded} at offered load >= 1")
@@ -73,7 +75,7 @@ def summary_line(dataset: xr.Dataset, grid: Grid, replications: int, computed: i
     """The line printed after every sweep."""
     resumed_text = f", {resumed} resumed from checkpoint" if resumed else ""
     figures_text = f" (+{plural(len(figures), 'figure file')})" if figures else ""
-    return (f"sweep: {plural(len(grid.points), 'point')} x {plural(replications, 'replication')} "
+    return (f"sweep: {plural(grid.size, 'point')} x {plural(replications, 'replication')} "
             f"({plural(computed, 'run')} computed{resumed_text}{saturation_text(dataset, grid)}"
             f"{dropped_text(dataset)}) "
             f"in {seconds:.1f} s -> {output}{figures_text}")

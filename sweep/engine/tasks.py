@@ -1,23 +1,31 @@
 """Tasks, records and the actor that turns one into the other (docs/design.md §3 step 3–4).
 
-A task is one replication of one grid point. :class:`SimulationActor` runs
-batches of tasks; the Ray backend wraps it as a remote actor (warm: compiled
-kernels and loaded traces stay in its process), the serial backend calls it
+A task is one replication of one grid point. The tasks of a sweep are a
+:class:`TaskList`: the grid and the numbers of the tasks still to run, each
+task made when it is needed (a slice of it is a batch, small to send whatever
+the grid's size). :class:`SimulationActor` runs batches of tasks into one
+columnar :class:`~sweep.engine.records.RecordBatch`; the Ray backend wraps it
+as a remote actor (warm: compiled kernels and loaded traces stay in its process), the serial backend calls it
 in-process. Work per task is deterministic and side-effect free, so a retried
 task returns the same record.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
+from sweep.engine.records import Record, RecordBatch
 from sweep.engine.seeding import replication_rng
 from sweep.families import Point, Result, family_of
+
+if TYPE_CHECKING:
+    from sweep.engine.grid import Grid
 
 
 @dataclass(frozen=True)
@@ -37,26 +45,61 @@ class Task:
         return (self.index, self.replication)
 
 
-@dataclass
-class Record:
-    """What comes back from a task: small, picklable, enough to fill the Dataset.
+class TaskList(Sequence[Task]):
+    """Tasks of a grid by number (``index * replications + replication``), made when asked for.
 
-    ``seconds`` is the time the task took in its worker (not reproducible: for
-    reports of where compute went, never stored in the Dataset).
+    ``numbers`` are the tasks' numbers in the order they run. A task may be
+    replaced by assignment (``tasks[0] = other``); a slice is a :class:`TaskList`
+    of the same grid, so a batch sent to a worker is the grid's description and
+    an array of numbers, not a pickled Point per task.
     """
 
-    index: int
-    replication: int
-    summary: dict[str, Any]
-    jobs: dict[str, np.ndarray] | None
-    work: int
-    attrs: dict[str, Any] = field(default_factory=dict)
-    sweep: int = 0
-    seconds: float = 0.0
+    def __init__(self, grid: Grid, replications: int, seed: int, numbers: np.ndarray, sweep: int = 0,
+                 replaced: Mapping[int, Task] | None = None) -> None:
+        self.grid, self.replications, self.seed, self.sweep = grid, int(replications), int(seed), sweep
+        self.numbers = np.asarray(numbers, dtype=np.int64)
+        self._replaced = dict(replaced or {})
 
-    @property
-    def key(self) -> tuple[int, int]:
-        return (self.index, self.replication)
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @overload
+    def __getitem__(self, item: int) -> Task: ...
+    @overload
+    def __getitem__(self, item: slice) -> TaskList: ...
+    def __getitem__(self, item: int | slice) -> Task | TaskList:
+        if isinstance(item, slice):
+            numbers = self.numbers[item]
+            kept = set(numbers.tolist()) if self._replaced else set()
+            replaced = {n: t for n, t in self._replaced.items() if n in kept}
+            return TaskList(self.grid, self.replications, self.seed, numbers, self.sweep, replaced)
+        return self._task(int(self.numbers[item]))
+
+    def __setitem__(self, item: int, task: Task) -> None:
+        self._replaced[int(self.numbers[item])] = task
+
+    def __iter__(self) -> Iterator[Task]:
+        last_index, grid_point = -1, None
+        for number in self.numbers.tolist():
+            if number in self._replaced:
+                yield self._task(number)
+                continue
+            index, replication = divmod(number, self.replications)
+            if index != last_index:
+                last_index, grid_point = index, self.grid.point(index)
+            yield Task(index, replication, grid_point.point, grid_point.stream, self.seed, self.sweep)
+
+    def _task(self, number: int) -> Task:
+        if number in self._replaced:
+            task = self._replaced[number]
+            return task if task.sweep == self.sweep else dataclasses.replace(task, sweep=self.sweep)
+        index, replication = divmod(number, self.replications)
+        grid_point = self.grid.point(index)
+        return Task(index, replication, grid_point.point, grid_point.stream, self.seed, self.sweep)
+
+    def with_sweep(self, sweep: int) -> TaskList:
+        """The same tasks, labelled as sweep ``sweep``'s (:func:`sweep.engine.runner.run_many`)."""
+        return TaskList(self.grid, self.replications, self.seed, self.numbers, sweep, self._replaced)
 
 
 def run_task(task: Task) -> Record:
@@ -85,11 +128,11 @@ def _describe(task: Task) -> str:
 class SimulationActor:
     """Runs batches of tasks. One instance per worker process (or one in-process)."""
 
-    def run_batch(self, tasks: Sequence[Task]) -> list[Record]:
+    def run_batch(self, tasks: Sequence[Task]) -> RecordBatch:
         records = []
         for task in tasks:
             try:
                 records.append(run_task(task))
             except Exception as error:
                 raise TaskFailed(f"{_describe(task)}: {type(error).__name__}: {error}") from error
-        return records
+        return RecordBatch.from_records(records)
