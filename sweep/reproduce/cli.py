@@ -184,7 +184,8 @@ def _judge(chosen, presets, datasets, reused, runs, figures: Path, args, argv, s
                 run["figures"] = [f.name for f in drawn]
             preset_runs.append(PresetRun(name, presets[name], float(run["compute_seconds"]), drawn,
                                          name in reused))
-        claims = [ClaimResult.of(claim, lambda c: evaluate(c, datasets)) for claim in paper.claims]
+        claims = [ClaimResult.of(claim, lambda c: evaluate(c, datasets), args.quick)
+                  for claim in paper.claims]
         results.append(PaperResult(paper, preset_runs, claims))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     machine = f"{platform.node() or 'this machine'}, {os.cpu_count()} CPUs, load average {load} at the end"

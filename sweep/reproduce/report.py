@@ -24,6 +24,10 @@ from sweep.reproduce.claims import VERDICTS, Claim, Judgement, Paper
 
 #: A claim whose quantity could not be computed (a bug, not a verdict).
 ERROR = "error"
+#: A ``full_only`` claim in a quick run: its presets' quick overrides do not hold what it reads.
+FULL_ONLY = "full precision only"
+#: What a claim can come out as besides a verdict, said beside the claim count.
+NOT_VERDICTS = (FULL_ONLY, ERROR)
 
 CSV_COLUMNS = ("paper", "id", "section", "words", "presets", "paper_value", "measured", "verdict",
                "deviation", "full_only")
@@ -49,7 +53,9 @@ class ClaimResult:
     measured: str
 
     @classmethod
-    def of(cls, claim: Claim, judge: Callable[[Claim], Judgement]) -> ClaimResult:
+    def of(cls, claim: Claim, judge: Callable[[Claim], Judgement], quick: bool = False) -> ClaimResult:
+        if quick and claim.full_only:
+            return cls(claim, FULL_ONLY, claim.full_only)
         try:
             judgement = judge(claim)
         except Exception as error:  # noqa: BLE001 - any failure of a quantity is reported, not raised
@@ -71,8 +77,13 @@ class PaperResult:
 
     def count_text(self) -> str:
         counts = self.counts()
-        text = ", ".join(f"{counts[v]} {v}" for v in VERDICTS)
-        return text + (f", {counts[ERROR]} {ERROR}" if counts[ERROR] else "")
+        return ", ".join(f"{counts[v]} {v}" for v in (*VERDICTS, *NOT_VERDICTS) if v in VERDICTS or counts[v])
+
+    def others_text(self) -> str:
+        """`` (11 full precision only)`` beside the claim count when some claims got no verdict."""
+        counts = self.counts()
+        others = ", ".join(f"{counts[v]} {v}" for v in NOT_VERDICTS if counts[v])
+        return f" ({others})" if others else ""
 
 
 @dataclass
@@ -116,8 +127,7 @@ def summary_markdown(report: Report, page_of: Callable[[str], str] | None = None
         name = f"{paper.paper.key.upper()}: {paper.paper.title}"
         if page_of:
             name = f"[{name}]({page_of(paper.paper.key)})"
-        errors = f" ({counts[ERROR]} {ERROR})" if counts[ERROR] else ""
-        lines.append(f"| {_cell(name)} | {len(paper.claims)}{errors} | "
+        lines.append(f"| {_cell(name)} | {len(paper.claims)}{paper.others_text()} | "
                      + " | ".join(str(counts[v]) for v in VERDICTS)
                      + f" | {len(paper.presets)} | {paper.compute_seconds():.0f} |")
     lines += ["", f"Wall time of the whole run: {report.wall_seconds:.0f} s. {report.memory}",
@@ -254,9 +264,8 @@ def report_html(report: Report) -> str:
             + "<th>presets</th><th>compute (s)</th></tr>"]
     for paper in report.papers:
         counts = paper.counts()
-        errors = f" ({counts[ERROR]} {ERROR})" if counts[ERROR] else ""
         body.append(f'<tr><td><a href="#{paper.paper.key}">{paper.paper.key.upper()}</a>: '
-                    f"{html.escape(paper.paper.title)}</td><td>{len(paper.claims)}{errors}</td>"
+                    f"{html.escape(paper.paper.title)}</td><td>{len(paper.claims)}{paper.others_text()}</td>"
                     + "".join(f'<td class="{v}">{counts[v]}</td>' for v in VERDICTS)
                     + f"<td>{len(paper.presets)}</td><td>{paper.compute_seconds():.0f}</td></tr>")
     body += ["</table>", f"<p>Wall time of the whole run: {report.wall_seconds:.0f} s. "
