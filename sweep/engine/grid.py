@@ -206,9 +206,9 @@ def _check_axis_keys(axes: Sequence[Axis], base: Mapping[str, Any],
             raise _unknown_key(axis.key, base, "grid over")
 
 
-def _sample_design(cfg: DictConfig) -> tuple[str, Any, dict[str, tuple[float, float]]]:
+def _sample_design(section: Mapping[str, Any]) -> tuple[str, Any, dict[str, tuple[float, float]]]:
     try:
-        return read_options(plain(cfg)["design"])
+        return read_options(section)
     except DesignError as error:
         raise ConfigError(str(error)) from None
 
@@ -251,11 +251,10 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     With a sample design the last axis is ``sample``: its value ``s`` sets every
     design key to row ``s`` of the design.
     """
-    name, options, ranges = _sample_design(cfg)
-    axes = build_axes(cfg, tuple(ranges))
     base = plain(cfg)
     base.pop("grid", None)
-    base.pop("design", None)
+    name, options, ranges = _sample_design(base.pop("design", None) or {"name": "grid"})
+    axes = build_axes(cfg, tuple(ranges))
     by_key = {a.key: a for a in axes}
     sections = {k: _group_sections(cfg, overrides, k, by_key[k].values) for k in _group_keys(axes)}
     _check_axis_keys(axes, base, sections)
