@@ -125,10 +125,12 @@ def test_tf99_sobol_preset_is_the_saltelli_study_of_six_parameters():
     assert cfg.design.name == "saltelli" and cfg.design.samples == 512 and cfg.design.second_order
     assert cfg.workload.name == "kth" and cfg.workload.split == "month" and cfg.workload.priority_every == 5
     assert cfg.system.processors == 128
-    overrides = ["experiment=tf99_sobol", "design.samples=2"]
-    grid = expand(compose(overrides), overrides)
+    overrides = ["experiment=tf99_sobol", "design.samples=2", "design.params.policy.slack_factor=[2,4]"]
+    grid = expand(compose(overrides), overrides)  # the command line changes one of the preset's ranges
     assert len(grid.points) == 2 * (2 * 6 + 2)
     assert grid.design.dims == ("slack_factor", "awt", "alpha_u", "alpha_t", "alpha_p", "alpha_f")
+    assert grid.design.keys[0] == "policy.slack_factor"
+    assert grid.design.low[:2].tolist() == [2, 1200] and grid.design.high[:2].tolist() == [4, 3600]
 
 
 def test_tf99_sobol_figure_draws_each_metrics_indices_with_intervals():
