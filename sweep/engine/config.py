@@ -40,6 +40,8 @@ FAMILY_GROUPS = ("workload", "system")
 #: to its own name): ``workload.speedup.model=linear`` is read as ``workload/speedup=linear``,
 #: which replaces the whole ``speedup`` section instead of changing one key of it.
 SELECTORS = {"workload.speedup.model": "workload/speedup"}
+#: The map of a sample design's parameters: ``design.params.<config key>=[low,high]`` adds an entry.
+DESIGN_PARAMS = "design.params"
 
 
 class ConfigError(ValueError):
@@ -218,6 +220,9 @@ def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list
             continue
         if not key.startswith("grid."):
             key = SELECTORS.get(key, key)
+            if key.startswith(f"{DESIGN_PARAMS}.") and not match["prefix"]:
+                ordinary.append(f"++{key}={value}")  # a parameter of the design: a new key of its map
+                continue
             if key in groups and value not in ("null", "") and match["prefix"] != "~":
                 _check_group_choice(key, value)
             ordinary.append(f"{match['prefix']}{key}={value}")

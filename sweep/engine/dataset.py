@@ -7,7 +7,9 @@ Variables and coordinates carry ``units`` and ``long_name`` (CF conventions);
 ``saturated`` carries CF flag attributes; the Dataset's attributes carry the
 resolved config as YAML text, the package and library versions, the root seed,
 the command line (``history``) and the creation time (netCDF attributes cannot
-hold dicts, None or bools).
+hold dicts, None or bools). A sample design's parameters are coordinates on
+``sample``, and the design itself is the attribute ``design`` (JSON text,
+:mod:`sweep.engine.design`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from sweep.engine.design import ATTRIBUTE, SAMPLE_DIM, Design, to_json
 from sweep.engine.grid import Axis, Grid
 from sweep.engine.records import SCALARS, Column, Record, RecordBatch
 from sweep.families import Family, Variable
@@ -127,6 +130,8 @@ class ResultArrays:
         dims = [axis.dim for axis in grid.axes]
         coords: dict[str, Any] = {axis.dim: list(axis.values) for axis in grid.axes}
         coords["replication"] = np.arange(replications)
+        if grid.design is not None:
+            coords.update(_design_coordinates(grid.design))
         data_vars = {}
         extra_dims: dict[str, Family] = {}
         for name, (variable, family) in self.declared.items():
@@ -153,6 +158,10 @@ class ResultArrays:
         dataset.attrs.update({key: (next(iter(v)) if len(v) == 1 else "; ".join(map(str, sorted(v, key=str))))
                               for key, v in sorted(self.attrs.items())})
         dataset.attrs.update(attrs)
+        if grid.design is not None:
+            dataset[SAMPLE_DIM].attrs = {"long_name": f"point of the {grid.design.name} design "
+                                                      f"(file attribute {ATTRIBUTE})"}
+            dataset.attrs[ATTRIBUTE] = to_json(grid.design)
         return dataset
 
 
@@ -227,6 +236,17 @@ def _describe(dataset: xr.Dataset, grid: Grid, extra_dims: Mapping[str, Family])
         dataset[dim].attrs.update(_extra_dim_attrs(dim, family))
     if "saturated" in dataset:
         dataset["saturated"].attrs.update(_SATURATED_FLAGS)
+
+
+def _design_coordinates(design: Design) -> dict[str, Any]:
+    """Each design parameter as a coordinate on ``sample`` (its values, its key and range)."""
+    coords = {}
+    for j, (key, dim) in enumerate(zip(design.keys, design.dims, strict=True)):
+        values = design.values[:, j].astype(np.int64) if design.integer[j] else design.values[:, j]
+        described = dict(_CORE_COORDINATES.get(dim, {"long_name": f"config key {key}"}))
+        described.update(config_key=key, valid_min=design.low[j], valid_max=design.high[j])
+        coords[dim] = ((SAMPLE_DIM,), values, described)
+    return coords
 
 
 def build_dataset(grid: Grid, records: RecordBatch | Sequence[Record], families: Sequence[Family],

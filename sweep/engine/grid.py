@@ -7,6 +7,10 @@ swept). Any config group is an axis over its options when listed
 (``grid.system=[sp2_100,sp2_128]``, ``grid.workload.speedup=[eq5,linear]``);
 each option is composed once, not once per point, and its label is the
 option's name.
+
+A sample design (``design=saltelli`` etc., :mod:`sweep.engine.design`) adds one
+more axis, ``sample``, last: each of its values sets every ``design.params``
+key at once. A sampled ``load`` replaces the ``load`` axis.
 """
 
 from __future__ import annotations
@@ -29,13 +33,14 @@ from sweep.engine.config import (
     plain,
     section,
 )
+from sweep.engine.design import SAMPLE_DIM, Design, DesignError, draw, read_options
 from sweep.engine.seeding import stream_key
 from sweep.families import Family, Point, StopRule, family_of
 
 #: Axes every Dataset has, in this order, before any other grid axis.
 CORE_AXES = ("policy", "workload", "load")
 #: Names a grid axis may not take: they are dimensions sweep adds itself.
-RESERVED_DIMS = ("replication", "job")
+RESERVED_DIMS = ("replication", "job", SAMPLE_DIM)
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,10 @@ class Grid:
     owned: frozenset[int] = field(repr=False, default=frozenset())
     #: False when no point applies its ``load`` (every one replays a trace as it is).
     load_applied: bool = True
+    #: The sample design whose points lie on the ``sample`` axis; None for a plain grid.
+    design: Design | None = None
+    #: The design's points, one row of values of ``design.keys`` per value of the ``sample`` axis.
+    rows: tuple[tuple[Any, ...], ...] = field(repr=False, default=())
     #: Stream keys by the positions on the axes that shape the workload and the load (computed
     #: once per distinct workload and load, not per point; never pickled).
     _streams: dict = field(default_factory=dict, repr=False, compare=False)
@@ -134,8 +143,9 @@ _STREAMS_KEPT = 1 << 17
 
 
 def _shapes_stream(axis: Axis) -> bool:
-    """Whether an axis's value enters the stream key (:func:`sweep.engine.seeding.stream_key`)."""
-    return axis.key == "load" or axis.key == "workload" or axis.key.startswith("workload.")
+    """Whether an axis's value enters the stream key (:func:`sweep.engine.seeding.stream_key`):
+    the ``sample`` axis may set the load or the workload's parameters, so it counts."""
+    return (axis.key in ("load", "workload", SAMPLE_DIM) or axis.key.startswith("workload."))
 
 
 class GridPoints(Sequence[GridPoint]):
@@ -179,14 +189,26 @@ def _dim_names(keys: Sequence[str]) -> list[str]:
             for key, name in zip(keys, last, strict=True)]
 
 
-def build_axes(cfg: DictConfig) -> tuple[Axis, ...]:
-    """The sweep's axes: the core three first, then the other grid keys in the order given."""
+def build_axes(cfg: DictConfig, sampled: Sequence[str] = ()) -> tuple[Axis, ...]:
+    """The sweep's axes: the core three first, then the other grid keys in the order given.
+
+    ``sampled`` are the keys a sample design sets: one on the grid too is an
+    error, and a sampled ``load`` is no axis.
+    """
     entries = _grid_entries(OmegaConf.to_container(cfg.grid, resolve=True))
+    both = [k for k in sampled if k in entries]
+    if both:
+        raise ConfigError(f"design.params.{both[0]} is also a grid axis (grid.{both[0]}): "
+                          f"give each key either a range or grid values")
+    if any(k == "design" or k.startswith("design.") for k in entries):
+        raise ConfigError("design cannot be a grid axis: choose one design per sweep")
     choices = cfg.hydra.runtime.choices
     defaults = {"policy": [choices.policy], "workload": [choices.workload], "load": [cfg.load]}
     keys = [*CORE_AXES, *(k for k in entries if k not in CORE_AXES)]
+    keys = [k for k in keys if k not in sampled]
     values = {k: entries.get(k, defaults.get(k)) for k in keys}
-    values["load"] = [check_load(v) for v in values["load"]]
+    if "load" in values:
+        values["load"] = [check_load(v) for v in values["load"]]
     for key in keys:
         if len(set(map(repr, values[key]))) != len(values[key]):
             raise ConfigError(f"grid.{key} lists a value twice: {values[key]}")
@@ -247,19 +269,66 @@ def _owner(key: str, sections: Mapping[str, Any]) -> str | None:
     return max(owners, key=len) if owners else None
 
 
+def _current_values(key: str, base: Mapping[str, Any],
+                    sections: Mapping[str, Mapping[str, dict[str, Any]]]) -> list[Any]:
+    """The values ``key`` has before the sweep sets it: in ``base``, or in each option of the
+    group axis that holds it (none where no option has it)."""
+    owner = _owner(key, sections)
+    configs = [_nest(owner, s) for s in sections[owner].values()] if owner is not None else [base]
+    values = []
+    for config in configs:
+        if _has_key(config, key):
+            node: Any = config
+            for part in key.split("."):
+                node = node[part]
+            values.append(node)
+    return values
+
+
+def _unknown_key(key: str, base: Mapping[str, Any], what: str) -> ConfigError:
+    known = ", ".join(sorted(k for k in base if k not in ("hydra", "grid", "design")))
+    return ConfigError(f"{what} unknown key {key!r}; top-level keys: {known}")
+
+
 def _check_axis_keys(axes: Sequence[Axis], base: Mapping[str, Any],
                      sections: Mapping[str, Mapping[str, dict[str, Any]]]) -> None:
     for axis in axes:
-        if axis.key in CORE_AXES or axis.key in sections:
+        if axis.key in CORE_AXES or axis.key in sections or axis.dim == SAMPLE_DIM:
             continue
-        owner = _owner(axis.key, sections)
-        if owner is not None:
-            found = any(_has_key(_nest(owner, s), axis.key) for s in sections[owner].values())
-        else:
-            found = _has_key(base, axis.key)
-        if not found:
-            known = ", ".join(sorted(k for k in base if k not in ("hydra", "grid")))
-            raise ConfigError(f"grid over unknown key {axis.key!r}; top-level keys: {known}")
+        if not _current_values(axis.key, base, sections):
+            raise _unknown_key(axis.key, base, "grid over")
+
+
+def _sample_design(section: Mapping[str, Any]) -> tuple[str, Any, dict[str, tuple[float, float]]]:
+    try:
+        return read_options(section)
+    except DesignError as error:
+        raise ConfigError(str(error)) from None
+
+
+def _draw_design(cfg: DictConfig, axes: Sequence[Axis], base: Mapping[str, Any],
+                 sections: Mapping[str, Mapping[str, dict[str, Any]]], name: str, options: Any,
+                 ranges: Mapping[str, tuple[float, float]]) -> Design:
+    """Check the design's keys against the config (known, numeric), name their coordinates, draw."""
+    integer = []
+    for key in ranges:
+        values = _current_values(key, base, sections) if key != "load" else [cfg.load]
+        if not values:
+            raise _unknown_key(key, base, f"design.params: design={name} over")
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            raise ConfigError(f"design.params.{key}: design={name} varies numbers, and {key} is "
+                              f"{values[0]!r}; list its values on the grid instead (grid.{key}=[...])")
+        integer.append(all(isinstance(v, int) for v in values))
+    if "load" in ranges:
+        for bound in ranges["load"]:
+            check_load(bound)
+    taken = {a.dim for a in axes}
+    dims = _dim_names(list(ranges))
+    for key, dim in zip(ranges, dims, strict=True):
+        if dim in taken or dim in (*RESERVED_DIMS, "parameter"):
+            raise ConfigError(f"design.params.{key} would make a coordinate named {dim!r}, which the "
+                              f"sweep already has")
+    return draw(name, options, ranges, dims, integer, int(cfg.seed))
 
 
 def _nest(key: str, value: Any) -> dict[str, Any]:
@@ -270,18 +339,27 @@ def _nest(key: str, value: Any) -> dict[str, Any]:
 
 
 def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
-    """The grid of a composed config: axes, then one validated Point per combination."""
-    axes = build_axes(cfg)
+    """The grid of a composed config: axes, then one validated Point per combination.
+
+    With a sample design the last axis is ``sample``: its value ``s`` sets every
+    design key to row ``s`` of the design.
+    """
     base = plain(cfg)
     base.pop("grid", None)
+    name, options, ranges = _sample_design(base.pop("design", None) or {"name": "grid"})
+    axes = build_axes(cfg, tuple(ranges))
     by_key = {a.key: a for a in axes}
     sections = {k: _group_sections(cfg, overrides, k, by_key[k].values) for k in _group_keys(axes)}
     _check_axis_keys(axes, base, sections)
+    design = _draw_design(cfg, axes, base, sections, name, options, ranges) if ranges else None
+    if design is not None:
+        axes = (*axes, Axis(SAMPLE_DIM, SAMPLE_DIM, tuple(range(len(design)))))
     # group options first (outer groups before nested ones), then the keys set inside them
     order = tuple(sorted(range(len(axes)),
                          key=lambda i: (axes[i].key not in sections, axes[i].key.count("."))))
     owned = frozenset(i for i, a in enumerate(axes) if a.key not in sections and _owner(a.key, sections))
-    grid = Grid(axes, base, sections, order, StopRule(**base["stop"]), owned)
+    grid = Grid(axes, base, sections, order, StopRule(**base["stop"]), owned, design=design,
+                rows=tuple(design.rows()) if design is not None else ())
     ignored, first_ignored = 0, None
     for position in itertools.product(*(range(len(a.values)) for a in axes)):
         point = _make_point(grid, position)
@@ -289,24 +367,29 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
         if not _applies_load(point):
             ignored += 1
             first_ignored = first_ignored or point
-    loads = next(a for a in axes if a.key == "load").values
-    if first_ignored is not None and len(loads) > 1:
+    load_axis = next((a for a in axes if a.key == "load"), None)
+    if first_ignored is not None and (load_axis is None or len(load_axis.values) > 1):
         point = first_ignored
-        raise ConfigError(f"grid.load: the load is not applied to policy={point.policy['name']} on "
+        option = "grid.load" if load_axis is not None else "design.params.load"
+        raise ConfigError(f"{option}: the load is not applied to policy={point.policy['name']} on "
                           f"workload={point.workload.get('name')} (a trace replayed as it is), so its "
                           f"values would label identical runs; set workload.rescale_load=true to scale "
-                          f"the trace to each load, or leave load out of the grid")
+                          f"the trace to each load, or leave load out of the {option.split('.')[0]}")
     return dataclasses.replace(grid, load_applied=ignored < grid.size)
 
 
 def _make_point(grid: Grid, position: Sequence[int]) -> Point:
     """The Point at ``position``: the base config with each axis's value set (dicts on the
     path copied, everything else shared between points). A key inside a group option is set
-    only where that option has it."""
+    only where that option has it. The ``sample`` axis sets every design key to its row."""
     config = dict(grid.base)
     for i in grid.order:
         axis, value = grid.axes[i], grid.axes[i].values[position[i]]
-        if axis.key in grid.sections:
+        if axis.dim == SAMPLE_DIM:
+            for key, setting in zip(grid.design.keys, grid.rows[value], strict=True):
+                if _has_key(config, key) or _owner(key, grid.sections) is None:
+                    _set_key(config, key, setting)
+        elif axis.key in grid.sections:
             _set_key(config, axis.key, grid.sections[axis.key][value])
         elif i not in grid.owned or _has_key(config, axis.key):
             _set_key(config, axis.key, value)

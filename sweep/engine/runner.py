@@ -44,6 +44,8 @@ def resolved_yaml(cfg: DictConfig) -> str:
     settings = plain(cfg)
     for key in _EXECUTION_KEYS:
         settings.pop(key, None)
+    if settings.get("design", {}).get("name") == "grid":
+        settings.pop("design")  # the default: grid sweeps store the config they always did
     return OmegaConf.to_yaml(OmegaConf.create(settings))
 
 

@@ -23,6 +23,9 @@ nothing of Hydra):
     ``model`` and the options of :data:`sweep.families.malleable.workload.SPEEDUP_MODELS`.
 ``schema/system/<name>``
     the kinds of machine the families declare (``Family.systems``).
+``schema/design/<name>``
+    ``name`` and the options of each sample design,
+    :data:`sweep.engine.design.SAMPLERS`.
 ``schema/sweep``
     the root (``conf/config.yaml``): sweep's own options, :class:`Settings`,
     with ``stop`` (the fields of :class:`~sweep.families.StopRule`) and ``engine``.
@@ -203,6 +206,7 @@ class Settings:
     seed: int = param(20000, ge=0)
     stop: StopSettings = field(default_factory=StopSettings)
     model: str = param("simulation", choices=("simulation", "analytic"))
+    design: Any = None
     record_jobs: bool = False
     output: str | None = None
     grid: dict[str, Any] = field(default_factory=dict)
@@ -258,6 +262,13 @@ def _system_schemas() -> list[Schema]:
             for name, cls in systems.items()]
 
 
+def _design_schemas() -> list[Schema]:
+    from sweep.engine.design import SAMPLERS
+
+    return [make_schema("schema/design", name, sampler.options, section="design", owner=f"design {name!r}",
+                        lead=[("name", str, name)]) for name, sampler in SAMPLERS.items()]
+
+
 @functools.cache
 def register() -> tuple[Schema, ...]:
     """Store every schema in Hydra's ConfigStore (once per process); return them."""
@@ -265,7 +276,7 @@ def register() -> tuple[Schema, ...]:
 
     store = ConfigStore.instance()
     schemas = [*_root_schemas(), *_policy_schemas(), *_workload_schemas(), *_speedup_schemas(),
-               *_system_schemas()]
+               *_system_schemas(), *_design_schemas()]
     for schema in schemas:
         store.store(group=schema.group, name=schema.name, node=schema.node)
     from sweep.engine.config import conf_dir

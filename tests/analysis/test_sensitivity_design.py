@@ -1,0 +1,166 @@
+"""Sensitivity indices of sample designs (sweep/analysis/sensitivity.py; docs/sensitivity.md; issue 17)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import xarray as xr
+
+import sweep
+from sweep.analysis.sensitivity import sensitivity
+from sweep.engine.design import ATTRIBUTE, SAMPLERS, draw, to_json
+
+#: The M/G/h closed form of Central-Queue (SH00 §3.3; docs/model-notes.md §3) over load, C^2, hosts.
+ANALYTIC = ["policy=central_queue", "workload=hyperexp2", "model=analytic", "replications=1",
+            "progress=false", "plots=false", "engine.backend=serial"]
+RANGES = {"load": (0.3, 0.7), "scv": (1.0, 8.0)}
+HOSTS = [1, 2, 3, 4]
+
+
+def _midpoints(low: float, high: float, cells: int) -> str:
+    return "[" + ",".join(f"{low + (i + 0.5) * (high - low) / cells:.12g}" for i in range(cells)) + "]"
+
+
+def _quadrature(tmp_path, cells: int) -> xr.Dataset:
+    """Exact ANOVA indices on the grid of cell midpoints: the midpoint rule for uniform inputs."""
+    ds = sweep.run([*ANALYTIC, f"grid.load={_midpoints(*RANGES['load'], cells)}",
+                    f"grid.workload.scv={_midpoints(*RANGES['scv'], cells)}",
+                    f"grid.system.hosts=[{','.join(map(str, HOSTS))}]",
+                    f"output={tmp_path / f'q{cells}.nc'}"])
+    return sensitivity(ds, ["load", "scv", "hosts"]).squeeze(drop=True)
+
+
+def test_saltelli_agrees_with_quadrature_of_the_closed_form(tmp_path):
+    """Saltelli (N = 512, 4,096 points) against quadrature of the same closed form.
+
+    Hosts (an integer key) are sampled equally likely on 1..4, as the grid weighs its four
+    values; load and C² are uniform, as the grid's midpoints. The quadrature has converged:
+    doubling the grid (10 -> 20 cells a side) moves no index by more than 0.005 (measured:
+    20 -> 40 moves none by more than 0.001). Every S1, ST and S2 estimate lies within one
+    half-width of its 95% bootstrap interval (SALib's ``*_conf``) of the quadrature.
+    """
+    ds = sweep.run([*ANALYTIC, "design=saltelli", "design.samples=512",
+                    *(f"design.params.{k}=[{lo},{hi}]" for k, (lo, hi) in
+                      (("load", RANGES["load"]), ("workload.scv", RANGES["scv"]),
+                       ("system.hosts", (HOSTS[0], HOSTS[-1])))),
+                    f"output={tmp_path / 's.nc'}"])
+    estimate = sensitivity(ds).squeeze(drop=True)
+    coarse, fine = _quadrature(tmp_path, 10), _quadrature(tmp_path, 20)
+    upper = np.triu_indices(3, 1)
+    for name in ("S1", "ST", "S2"):
+        exact, rough = fine[name].values, coarse[name].values
+        got, half = estimate[name].values, estimate[f"{name}_hw95"].values
+        if name == "S2":
+            exact, rough, got, half = exact[upper], rough[upper], got[upper], half[upper]
+        np.testing.assert_allclose(exact, rough, atol=0.005, err_msg=f"{name}: quadrature not converged")
+        assert (np.abs(got - exact) <= half).all(), f"{name}: {got} vs quadrature {exact}, ±{half}"
+        assert (half < 0.2).all(), f"{name}: intervals too wide to test anything: {half}"
+    assert list(estimate["parameter"].values) == ["load", "scv", "hosts"]
+    assert estimate["S1"].sel(parameter="hosts") > estimate["S1"].sel(parameter="load")
+
+
+def _design_dataset(name: str, function, ranges: dict[str, tuple[float, float]], samples: int,
+                    extra: xr.DataArray | None = None, **options) -> xr.Dataset:
+    """``function`` of the parameters on a drawn design, laid out as a sweep of that design."""
+    sampler = SAMPLERS[name]
+    design = draw(name, sampler.options(samples=samples, **options), ranges, list(ranges),
+                  [False] * len(ranges), root_seed=7)
+    coords = {dim: ("sample", design.values[:, j]) for j, dim in enumerate(ranges)}
+    y = xr.DataArray(function(*design.values.T), dims="sample", coords=coords)
+    if extra is not None:
+        y = y * extra
+    ds = xr.Dataset({"y": y})
+    ds.attrs[ATTRIBUTE] = to_json(design)
+    return ds
+
+
+def test_morris_design_gives_the_elementary_effects_of_a_linear_function():
+    """y = c (2a + 5b): per whole range the effects are 2c (a on [0, 1]), 10c (b on [0, 2]), 0 (z)."""
+    c = xr.DataArray([1.0, -3.0], dims="c", coords={"c": [1.0, -3.0]})
+    ds = _design_dataset("morris", lambda a, b, z: 2 * a + 5 * b + 0 * z,
+                         {"a": (0, 1), "b": (0, 2), "z": (5, 6)}, 10, extra=c)
+    out = sensitivity(ds, variable="y")
+    assert out["mu_star"].dims == ("parameter", "c") and "mu_star_hw95" in out
+    np.testing.assert_allclose(out["mu_star"].sel(c=1.0).values, [2, 10, 0], atol=1e-9)
+    np.testing.assert_allclose(out["mu"].sel(c=-3.0).values, [-6, -30, 0], atol=1e-9)
+    np.testing.assert_allclose(out["sigma"].values, 0, atol=1e-9)
+
+
+@pytest.mark.parametrize("name, samples", [("lhs", 1000), ("sobol_qmc", 1024)])
+def test_rbd_fast_on_space_filling_samples(name, samples):
+    """y = a + 2b, uniform on [0, 1]²: Var = 1/12 + 4/12, so S1 = 0.2 and 0.8 (within 2 half-widths)."""
+    ds = _design_dataset(name, lambda a, b: a + 2 * b, {"a": (0, 1), "b": (0, 1)}, samples)
+    out = sensitivity(ds, variable="y")
+    assert out.attrs["method"] == "rbd_fast"
+    assert (np.abs(out["S1"].values - [0.2, 0.8]) <= 2 * out["S1_hw95"].values).all(), out
+
+
+def test_saturated_column_gives_nan_and_others_survive():
+    """A non-finite output (a saturated point's infinite mean) blanks its column's indices only."""
+    k = xr.DataArray([0, 1], dims="k", coords={"k": [0, 1]})
+    ds = _design_dataset("saltelli", lambda a, b: a + b, {"a": (0, 1), "b": (0, 1)}, 16,
+                         extra=xr.ones_like(k, dtype=float))
+    ds["y"] = ds["y"].where((ds["k"] == 0) | (ds["sample"] != 3), np.inf)
+    out = sensitivity(ds, variable="y")
+    assert np.isnan(out["S1"].sel(k=1)).all() and np.isfinite(out["S1"].sel(k=0)).all()
+    assert out["S2"].dims == ("parameter", "parameter_2", "k")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"method": "morris"}, "gives method 'sobol'"), ({"dims": ["a"]}, "all its parameters"),
+    ({"conf_level": 1.5}, "conf_level"),
+])
+def test_bad_requests_on_a_design_name_themselves(kwargs, message):
+    ds = _design_dataset("saltelli", lambda a, b: a + b, {"a": (0, 1), "b": (0, 1)}, 8)
+    with pytest.raises(ValueError, match=message):
+        sensitivity(ds, variable="y", **kwargs)
+
+
+def test_tf99_sobol_preset_is_the_saltelli_study_of_six_parameters():
+    """512 · (2·6 + 2) = 7,168 runs on KTH by month at 128 processors, every fifth job high priority."""
+    from sweep.engine.config import compose
+    from sweep.engine.grid import expand
+
+    cfg = compose(["experiment=tf99_sobol"])
+    assert cfg.design.name == "saltelli" and cfg.design.samples == 512 and cfg.design.second_order
+    assert cfg.workload.name == "kth" and cfg.workload.split == "month" and cfg.workload.priority_every == 5
+    assert cfg.system.processors == 128
+    overrides = ["experiment=tf99_sobol", "design.samples=2", "design.params.policy.slack_factor=[2,4]"]
+    grid = expand(compose(overrides), overrides)  # the command line changes one of the preset's ranges
+    assert len(grid.points) == 2 * (2 * 6 + 2)
+    assert grid.design.dims == ("slack_factor", "awt", "alpha_u", "alpha_t", "alpha_p", "alpha_f")
+    assert grid.design.keys[0] == "policy.slack_factor"
+    assert grid.design.low[:2].tolist() == [2, 1200] and grid.design.high[:2].tolist() == [4, 3600]
+
+
+def test_tf99_sobol_figure_draws_each_metrics_indices_with_intervals():
+    """On outputs where the mean wait depends on SF alone and the gap on α_p alone, the bars say so."""
+    from sweep.analysis.figures import FIGURES
+    from sweep.analysis.tf99 import MONTHS  # registers the TF99 figures
+
+    keys = [f"policy.{p}" for p in ("slack_factor", "awt", "alpha_u", "alpha_t", "alpha_p", "alpha_f")]
+    ranges = dict(zip(keys, [(1, 11), (1200, 3600), *[(0.2, 1.0)] * 4], strict=True))
+    dims = [k.removeprefix("policy.") for k in keys]
+    design = draw("saltelli", SAMPLERS["saltelli"].options(samples=32), ranges, dims, [False] * 6, 3)
+    x = dict(zip(dims, design.values.T, strict=True))
+    wait, gap = 1000 + 100 * x["slack_factor"], 500 * x["alpha_p"]
+    month = np.linspace(1, 2, len(MONTHS))
+    ds = xr.Dataset({"mean_wait": ("sample", wait), "mean_wait_high": ("sample", wait - gap / 2),
+                     "mean_wait_low": ("sample", wait + gap / 2),
+                     "monthly_mean_wait": (("sample", "month"), np.outer(wait, month))},
+                    coords={"month": list(MONTHS), **{d: ("sample", v) for d, v in x.items()}})
+    ds.attrs[ATTRIBUTE] = to_json(design)
+    fig = FIGURES["tf99_sobol"](ds)["tf99_sobol"]
+    from matplotlib.container import BarContainer
+
+    def bars(ax):
+        return [[bar.get_height() for bar in c] for c in ax.containers if isinstance(c, BarContainer)]
+
+    wait_ax, gap_ax, monthly_ax = fig.axes[:3]
+    first = bars(wait_ax)[0]  # S1 of the yearly mean wait
+    assert first[0] == pytest.approx(1, abs=0.05) and max(map(abs, first[1:])) < 0.05
+    first_gap = bars(gap_ax)[0]
+    assert first_gap[4] == pytest.approx(1, abs=0.05) and max(map(abs, first_gap[:4] + first_gap[5:])) < 0.05
+    assert len(bars(monthly_ax)) == 6 and all(len(b) == len(MONTHS) for b in bars(monthly_ax))
+    errorbars = [c for c in wait_ax.containers if not isinstance(c, BarContainer)]
+    assert len(errorbars) == 2  # S1 and ST each with its interval
