@@ -193,3 +193,28 @@ def draw_saturation(ds: xr.Dataset) -> dict:
     fig.suptitle(f"Where each policy saturates: {int(ds.attrs['saturation_rounds'])} rounds of "
                  f"{ds.attrs.get('command_line', 'sweep')}", fontsize=8)
     return {"sh00_saturation": fig}
+
+
+@figure("sh00_fairness")
+def draw_fairness(ds: xr.Dataset) -> dict:
+    """SH00 §4.1: mean slowdown of the short and the long jobs (split at each policy's cutoff, the
+    largest size it sent to host 1) with 90% intervals; SITA-U-fair makes the two equal."""
+    import matplotlib.pyplot as plt
+
+    from sweep.analysis.compare import confidence_interval, size_class_means
+
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    width = 0.38
+    for n, policy in enumerate(ds["policy"].values):
+        point = ds.sel(policy=policy).isel(workload=0, load=0, drop=True)
+        cutoff = float(point["size"].where(point["job_host"] == 0).max())
+        means = confidence_interval(size_class_means(point, [cutoff]))
+        ax.bar(np.arange(2) + (n - 0.5) * width, means.values, width, yerr=means["halfwidth"].values, capsize=3,
+               label=POLICY_LABELS.get(str(policy), str(policy)))
+    ax.set_xticks([0, 1], ["short jobs (host 1)", "long jobs"])
+    ax.set_yscale("log")
+    ax.set_ylabel("mean slowdown (90% Student-t CI over replications)")
+    ax.set_title(f"SH00 §4.1: fairness at ρ = {float(ds['load'].values[0]):g}, 2 hosts, C90 (reconstructed)",
+                 fontsize=9)
+    ax.legend()
+    return {"sh00_fairness": fig}

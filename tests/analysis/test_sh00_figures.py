@@ -20,7 +20,7 @@ QUICK = ["engine.backend=serial", "progress=false", "stop.jobs=3000", "stop.warm
 
 def test_every_sh00_preset_has_a_figure():
     presets = {p.stem for p in CONF.glob("sh00_*.yaml")}
-    assert presets == set(EXPERIMENTS)
+    assert set(EXPERIMENTS) <= presets  # the paper's figures; the other presets draw their own
     assert presets <= set(FIGURES)
 
 
