@@ -209,8 +209,8 @@ def draw_fairness(ds: xr.Dataset) -> dict:
         point = ds.sel(policy=policy).isel(workload=0, load=0, drop=True)
         cutoff = float(point["size"].where(point["job_host"] == 0).max())
         means = confidence_interval(size_class_means(point, [cutoff]))
-        ax.bar(np.arange(2) + (n - 0.5) * width, means.values, width, yerr=means["halfwidth"].values, capsize=3,
-               label=POLICY_LABELS.get(str(policy), str(policy)))
+        ax.bar(np.arange(2) + (n - 0.5) * width, means.values, width, yerr=means["halfwidth"].values,
+               capsize=3, label=POLICY_LABELS.get(str(policy), str(policy)))
     ax.set_xticks([0, 1], ["short jobs (host 1)", "long jobs"])
     ax.set_yscale("log")
     ax.set_ylabel("mean slowdown (90% Student-t CI over replications)")
