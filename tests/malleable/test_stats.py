@@ -167,3 +167,14 @@ def test_the_demand_as_control_variate_halves_the_error_of_mg1_ps_with_heavy_tai
     assert controlled.std(ddof=1) < 0.7 * direct.std(ddof=1)
     assert abs(controlled.mean() - 15.625) < 0.04 * 15.625
     assert all(s["mean_response_hw90"] < s["mean_response_direct_hw90"] for s in runs)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_backlog_growing_after_the_first_merge_stops_the_run_at_once(seed):
+    """Issue 15: at ρ = 1 (M/G/1-PS: the number in system grows like √t) with a target never met,
+    the growth test runs after every batch once the batches have merged, so the point is flagged
+    before the second doubling of the run (batches of 100, merged at 42: 4,200 jobs; doubled again
+    at 8,400). Before, only at the doublings: seed 1 ran to 16,000 jobs."""
+    stop = StopRule(jobs=2000, warmup=0, ci_target=0.001, max_jobs=2_000_000)
+    s = simulate(point(1.0, stop), np.random.default_rng(seed)).summary
+    assert s["saturated"] and s["jobs"] < 8000

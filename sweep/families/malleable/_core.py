@@ -44,16 +44,18 @@ Statistics (batch means): after ``warmup`` departures, departures are cut into
 batches of ``batch_length``; batch 0 is discarded, batches 1..k measured: per
 batch the sum of response times, the area under the number in system, the
 processor-seconds allocated, the duration and the sums of the departed jobs'
-controls. After each batch with ``k ≥ min_batches`` measured, the 90% interval
-of the response batch means is checked against ``rel·mean`` (met: stop, unless
-the number in system grows across the batches, :func:`growing`: then
-saturated); with ``q > 0`` controls the mean and its interval are the
-control-variate ones (:func:`sweep.stats.compiled.controlled_mean`). At
-``2B + 2`` batches a growing number in system marks the point saturated
-(``saturated = 2``) and stops it; otherwise adjacent pairs merge (the batch
-length doubles), so the trend is tested once per doubling of the run. The run
-also stops after ``target`` departures, or when ``cap`` jobs are in the system
-(``saturated = 1``).
+controls. After each batch with ``k ≥ min_batches`` measured and a target
+``rel > 0``: once the batches have merged at least once (the run twice as long
+as at the first growth test, so that the fill-up from an empty system weighs
+as little), a number in system that grows across the batches (:func:`growing`)
+marks the point saturated (``saturated = 2``) and stops it at once; otherwise
+the 90% interval of the response batch means is checked against ``rel·mean``
+(met: stop, unless the number in system grows: then saturated); with ``q > 0``
+controls the mean and its interval are the control-variate ones
+(:func:`sweep.stats.compiled.controlled_mean`). At ``2B + 2`` batches the same
+growth test runs (for any run), then adjacent pairs merge (the batch length
+doubles). The run also stops after ``target`` departures, or when ``cap`` jobs
+are in the system (``saturated = 1``).
 
 The loop is compiled without numba's reference counting
 (:data:`sweep.families._numba.NO_REFCOUNT`), so it may neither allocate nor
@@ -103,6 +105,7 @@ SCALARS = np.dtype([
     ("batch_length", np.int64),
     ("in_batch", np.int64),          # departures in the current batch
     ("min_batches", np.int64),       # measured batches before the interval is checked
+    ("merges", np.int64),            # times the batches merged (the batch length doubled)
     ("base", np.int64),              # index of the first job of the current chunk of arrivals
     ("more", np.int64),              # 1: jobs follow the current chunk; 0: it is the stream's last
     ("starved", np.int64),           # 1: the chunk is used up, the loop pauses for the next one
@@ -237,15 +240,21 @@ def number_in_system(batches, k):
 
 @njit(cache=True)
 def close_batch(batches, scalars):
-    """A batch is complete: check the interval (``met``, unless the number in system grows:
-    ``saturated = 2``); at ``2B + 2`` batches test for growth, then merge adjacent pairs (the
-    batch length doubles). Clears ``pending``."""
+    """A batch is complete. With a target interval and ``B`` batches measured: once the batches
+    have merged, a number in system that grows stops the run (``saturated = 2``); else the interval
+    is checked (``met``, unless the number in system grows: ``saturated = 2``). At ``2B + 2``
+    batches test for growth, then merge adjacent pairs (the batch length doubles). Clears
+    ``pending``."""
     sc = scalars[0]
     sc.pending = 0
     sc.batch += 1
     sc.in_batch = 0
     k, blen = sc.batch - 1, sc.batch_length
     if k >= sc.min_batches and sc.rel > 0.0:
+        tested = sc.merges > 0
+        if tested and growing(number_in_system(batches, k), sc.sat_p, k * blen):
+            sc.saturated = 2  # at once, not at the next doubling of the run (issue 15)
+            return
         means = batches.response[1:k + 1] / blen
         q = batches.means.size
         if q == 0:
@@ -256,7 +265,7 @@ def close_batch(batches, scalars):
             mean, halfwidth = compiled.controlled_mean(means, controls, batches.means,
                                                    batches.t_quantile[k - q])
         if halfwidth <= sc.rel * mean:
-            if growing(number_in_system(batches, k), sc.sat_p, k * blen):
+            if not tested and growing(number_in_system(batches, k), sc.sat_p, k * blen):
                 sc.saturated = 2  # a narrow interval around a mean that keeps growing
             else:
                 sc.met = 1
@@ -275,6 +284,7 @@ def close_batch(batches, scalars):
         batches.controls[half:] = 0.0
         sc.batch = half
         sc.batch_length *= 2
+        sc.merges += 1
 
 
 @njit(cache=True, inline="always")

@@ -21,24 +21,30 @@
 Statistics (batch means with the first batch discarded; the kernel side is in
 :mod:`sweep.families.malleable._core`): after ``stop.warmup`` departures,
 departures are cut into batches of ``ceil(stop.jobs / BATCHES)``; batch 0 is
-discarded; from ``BATCHES`` measured batches on, the run stops when the
-interval is narrow enough. At ``2·BATCHES + 2`` batches adjacent pairs merge;
-before each merge, and at the end of a run that missed its target, a number in
-system that grows across the batches (Mann–Kendall ``p < SAT_P``, last quarter
-above the first by 0.5% of the jobs, or by 50 jobs and a factor 1.5:
-:func:`sweep.families.malleable._core.growing`) marks the
-point ``saturated`` and stops it. Without
-``ci_target`` the run is exactly ``BATCHES + 1`` batches after the warm-up
-(``stop.jobs`` measured). ``cap = min(stop.max_in_system, MAX_IN_SYSTEM)``
-jobs present at once also stop a point and mark it ``saturated`` (the kernels
-cost O(jobs in system) per event); so does the trend test.
+discarded; from ``BATCHES`` measured batches on (with ``ci_target``) the run
+stops when the interval is narrow enough. At ``2·BATCHES + 2`` batches adjacent
+pairs merge; before each merge, when the interval is met, and at the end of a
+run that missed its target, a number in system that grows across the batches
+(Mann–Kendall ``p < SAT_P``, last quarter above the first by 0.5% of the jobs,
+or by 50 jobs and a factor 1.5: :func:`sweep.families.malleable._core.growing`)
+marks the point ``saturated`` and stops it. After the first merge the test runs
+after every batch, so a growing backlog stops the run at once rather than at
+the next doubling of its length (issue 15; it waits for the first merge, as
+before, so that the fill-up from an empty system is not taken for growth).
+Without ``ci_target`` the run is exactly ``BATCHES + 1`` batches after the
+warm-up (``stop.jobs`` measured). ``cap = min(stop.max_in_system,
+MAX_IN_SYSTEM)`` jobs present at once also stop a point and mark it
+``saturated`` (the kernels cost O(jobs in system) per event). Jobs are drawn
+as the run needs them (:class:`~sweep.families.malleable.workload.MalleableStream`,
+in chunks of ``CHUNK_JOBS``), so a point that stops early, saturated or within
+its interval, draws no more than it simulated.
 
 Measures over the measured batches: ``mean_response``; ``mean_response_hw90``
 (a half-width is ``<variable>_hw90`` in every family); ``mean_response_direct``
 and ``mean_response_direct_hw90`` (the plain batch means, the same as the two
 before without ``control_variate``); ``batches``;
-``utilization`` (processor-seconds allocated / (P × time)) and ``utilization_hw90`` (over the
-batches' utilizations); ``mean_allocation``
+``utilization`` (processor-seconds allocated / (P × time)) and ``utilization_hw90``
+(over the batches' utilizations); ``mean_allocation``
 (mean over the measured jobs of acquired processor-seconds / response time);
 ``repartitions_per_job`` (allocation changes, §4.3).
 """
