@@ -106,7 +106,7 @@ SCALARS = np.dtype([
     ("in_batch", np.int64),          # departures in the current batch
     ("min_batches", np.int64),       # measured batches before the interval is checked
     ("merges", np.int64),            # times the batches merged (the batch length doubled)
-    ("base", np.int64),              # index of the first job of the current chunk of arrivals
+    ("chunk_start", np.int64),       # index of the first job of the current chunk of arrivals
     ("more", np.int64),              # 1: jobs follow the current chunk; 0: it is the stream's last
     ("starved", np.int64),           # 1: the chunk is used up, the loop pauses for the next one
     ("free", np.int64),              # slots free (the top of the stack State.free)
@@ -304,7 +304,7 @@ def next_event(arrivals, columns, state, batches, log, sc):
                 sc.flush != 0:
             return DONE
         nxt = sc.next_arrival
-        i = nxt - sc.base
+        i = nxt - sc.chunk_start
         if i < arrivals.arrival.size:
             t_arr = arrivals.arrival[i]
         elif sc.more != 0:
@@ -570,7 +570,7 @@ def run_stream(kernel: Callable[..., None], chunks: Callable[[], tuple[Columns, 
     """
     sc = scalars[0]
     arrivals, more = chunks()
-    sc["base"], sc["more"] = 0, int(more)
+    sc["chunk_start"], sc["more"] = 0, int(more)
     while True:
         kernel(arrivals, columns, options, state, batches, log, scalars, work)
         paused = False
@@ -582,7 +582,7 @@ def run_stream(kernel: Callable[..., None], chunks: Callable[[], tuple[Columns, 
             sc["flush"] = 0
             paused = True
         if sc["starved"]:
-            sc["base"] += arrivals.arrival.size
+            sc["chunk_start"] += arrivals.arrival.size
             arrivals, more = chunks()
             sc["more"], sc["starved"] = int(more), 0
             paused = True
