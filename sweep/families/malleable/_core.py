@@ -47,8 +47,10 @@ processor-seconds allocated, the duration and the sums of the departed jobs'
 controls. After each batch with ``k ≥ min_batches`` measured and a target
 ``rel > 0``: once the batches have merged at least once (the run twice as long
 as at the first growth test, so that the fill-up from an empty system weighs
-as little), a number in system that grows across the batches (:func:`growing`)
-marks the point saturated (``saturated = 2``) and stops it at once; otherwise
+as little), a number in system that grows across the batches (:func:`growing`,
+at the level ``sat_p / (min_batches + 1)``: as many tests between two merges
+flag a stable point no more often than the one at the merge) marks the point
+saturated (``saturated = 2``) and stops it at once; otherwise
 the 90% interval of the response batch means is checked against ``rel·mean``
 (met: stop, unless the number in system grows: then saturated); with ``q > 0``
 controls the mean and its interval are the control-variate ones
@@ -252,7 +254,9 @@ def close_batch(batches, scalars):
     k, blen = sc.batch - 1, sc.batch_length
     if k >= sc.min_batches and sc.rel > 0.0:
         tested = sc.merges > 0
-        if tested and growing(number_in_system(batches, k), sc.sat_p, k * blen):
+        # tested after each of the B + 1 batches between two merges: each at sat_p / (B + 1), so
+        # that a stable point is flagged no more often than by the one test per doubling
+        if tested and growing(number_in_system(batches, k), sc.sat_p / (sc.min_batches + 1), k * blen):
             sc.saturated = 2  # at once, not at the next doubling of the run (issue 15)
             return
         means = batches.response[1:k + 1] / blen

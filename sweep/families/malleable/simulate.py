@@ -27,10 +27,12 @@ pairs merge; before each merge, when the interval is met, and at the end of a
 run that missed its target, a number in system that grows across the batches
 (Mann–Kendall ``p < SAT_P``, last quarter above the first by 0.5% of the jobs,
 or by 50 jobs and a factor 1.5: :func:`sweep.families.malleable._core.growing`)
-marks the point ``saturated`` and stops it. After the first merge the test runs
-after every batch, so a growing backlog stops the run at once rather than at
-the next doubling of its length (issue 15; it waits for the first merge, as
-before, so that the fill-up from an empty system is not taken for growth).
+marks the point ``saturated`` and stops it. After the first merge the test also
+runs after every batch, at the level ``SAT_P / (BATCHES + 1)`` (the ``BATCHES + 1``
+tests between two merges then flag a stable point no more often than the one
+at the merge), so a growing backlog stops the run at once rather than at the
+next doubling of its length (issue 15; it waits for the first merge, as before,
+so that the fill-up from an empty system is not taken for growth).
 Without ``ci_target`` the run is exactly ``BATCHES + 1`` batches after the
 warm-up (``stop.jobs`` measured). ``cap = min(stop.max_in_system,
 MAX_IN_SYSTEM)`` jobs present at once also stop a point and mark it
