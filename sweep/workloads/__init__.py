@@ -7,6 +7,7 @@ Nothing here knows of Ray, Hydra, xarray or of any family.
 - :mod:`~sweep.workloads.parallelism`: job-parallelism distributions (the same interface);
 - :mod:`~sweep.workloads.named`: the workloads of SH00 (C90, J90, CTC);
 - :mod:`~sweep.workloads.config`: a distribution from a ``conf/workload`` config.
+- :mod:`~sweep.workloads.stream`: job columns drawn in fixed blocks, handed out in any split.
 """
 
 from sweep.workloads.config import make_distribution, validate_workload

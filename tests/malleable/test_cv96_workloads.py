@@ -77,7 +77,7 @@ def test_distribution_4_with_the_nasa_table_has_the_papers_mean_and_cv():
 def test_eqs_13_14_spread_efficiency_on_n_between_c2_and_1():
     rng = np.random.default_rng(3)
     n = np.full(200_000, 64)
-    phi, beta = draw_eq13(0.75, 0.5, n, rng)
+    phi, beta = draw_eq13(0.75, 0.5, n, *rng.spawn(2))  # φ' and β' from a stream each
     without_beta = 1 / (1 + (n - 1) * phi)
     efficiency = 1 / (1 + (n - 1) * phi + n * (n - 1) * beta)
     assert without_beta.min() >= 0.75 and efficiency.min() >= 0.5
@@ -87,7 +87,7 @@ def test_eqs_13_14_spread_efficiency_on_n_between_c2_and_1():
     assert without_beta.mean() == pytest.approx(0.866, abs=0.01)
     assert np.all(efficiency <= without_beta)
     assert 0.62 < efficiency.mean() < 0.69
-    one_phi, one_beta = draw_eq13(0.75, 0.5, np.ones(10, np.int64), rng)
+    one_phi, one_beta = draw_eq13(0.75, 0.5, np.ones(10, np.int64), *rng.spawn(2))
     assert not one_phi.any() and not one_beta.any()  # N_j = 1: no overhead
 
 

@@ -23,7 +23,8 @@ def test_fractional_eqs_with_linear_speedup_is_mg1_processor_sharing(scv, load):
                   stop=StopRule(jobs=1_000_000, warmup=50_000))
     result = simulate(point, np.random.default_rng(2026))
     expected = 1000.0 / (128 * (1 - load))
-    assert result.summary["mean_response"] == pytest.approx(expected, rel=0.02)
+    # within the run's 90% interval (a fixed 2% held by luck: the hw is 2-3% here; issue 15 redrew the stream)
+    assert abs(result.summary["mean_response"] - expected) <= result.summary["mean_response_hw90"]
     assert result.summary["utilization"] == pytest.approx(load, rel=0.02)
     assert not result.summary["saturated"]
 

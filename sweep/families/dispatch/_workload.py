@@ -11,8 +11,8 @@ cutoffs evaluated out of sample). ``max_run_time`` (the center's runtime
 limit) is applied first, by ``sweep.workloads``.
 
 Common random numbers (docs/design.md §4): the stream is drawn in fixed blocks of
-:data:`DRAW_BLOCK` jobs from two children of the replication's generator
-(interarrival times, sizes), so job ``j`` gets the same numbers for every
+``DRAW_BLOCK`` jobs (:class:`sweep.workloads.stream.BlockStream`) from two children
+of the replication's generator (interarrival times, sizes), so job ``j`` gets the same numbers for every
 policy, every chunk size and every run length. Policies draw their own
 randomness from a third child.
 """
@@ -24,13 +24,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import numba
 import numpy as np
 
 from sweep.workloads import Distribution, Empirical, make_distribution
-
-#: Jobs per random-number block: the stream does not depend on how it is consumed.
-DRAW_BLOCK = 1 << 16
+from sweep.workloads.stream import DRAW_BLOCK, BlockStream, accumulate
 
 
 def freeze(value: Any) -> Hashable:
@@ -86,17 +83,8 @@ def _workload(key: Hashable) -> Workload:
                     trace_order=cfg.get("sampling", "bootstrap") == "trace_order", key=key)
 
 
-@numba.njit(cache=True)
-def _accumulate(gaps, scale, clock):
-    """In place: ``gaps[k] <- clock + scale (gaps[0] + ... + gaps[k])``, summed in order."""
-    for k in range(gaps.shape[0]):
-        clock += gaps[k] * scale
-        gaps[k] = clock
-    return gaps
-
-
-class JobStream:
-    """Arrival times and sizes, handed out in any split, drawn in fixed blocks."""
+class JobStream(BlockStream):
+    """Arrival times and sizes (:class:`~sweep.workloads.stream.BlockStream`), drawn in fixed blocks."""
 
     def __init__(self, workload: Workload, rate: float, rng_arrivals: np.random.Generator,
                  rng_sizes: np.random.Generator) -> None:
@@ -104,38 +92,15 @@ class JobStream:
         self._scale = 1.0 / rate
         self._rng_arrivals, self._rng_sizes = rng_arrivals, rng_sizes
         self._clock = 0.0
-        self._drawn = 0
-        self._arrival = self._size = np.empty(0)
-        self._next = 0
+        super().__init__(self._draw_arrivals_and_sizes)
 
-    def _draw(self) -> None:
-        arrival = _accumulate(self._rng_arrivals.standard_exponential(DRAW_BLOCK), self._scale,
-                              self._clock)
+    def _draw_arrivals_and_sizes(self) -> tuple[np.ndarray, np.ndarray]:
+        arrival = accumulate(self._rng_arrivals.standard_exponential(DRAW_BLOCK), self._scale,
+                             self._clock)
         self._clock = float(arrival[-1])
         if self._workload.trace_order:
             values = self._workload.sizes.values
-            size = values[(self._drawn + np.arange(DRAW_BLOCK)) % len(values)]
+            size = values[(self.drawn + np.arange(DRAW_BLOCK)) % len(values)]
         else:
             size = self._workload.sizes.sample(self._rng_sizes, DRAW_BLOCK)
-        self._drawn += DRAW_BLOCK
-        self._arrival, self._size, self._next = arrival, size, 0
-
-    def take(self, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """The next ``count`` jobs: ``(arrival, size)``, float64 (views when a block fits)."""
-        if self._next == len(self._arrival):
-            self._draw()
-        if count <= len(self._arrival) - self._next:
-            window = slice(self._next, self._next + count)
-            self._next += count
-            return self._arrival[window], self._size[window]
-        arrival, size = np.empty(count), np.empty(count)
-        filled = 0
-        while filled < count:
-            if self._next == len(self._arrival):
-                self._draw()
-            step = min(count - filled, len(self._arrival) - self._next)
-            arrival[filled : filled + step] = self._arrival[self._next : self._next + step]
-            size[filled : filled + step] = self._size[self._next : self._next + step]
-            filled += step
-            self._next += step
         return arrival, size

@@ -44,16 +44,20 @@ Statistics (batch means): after ``warmup`` departures, departures are cut into
 batches of ``batch_length``; batch 0 is discarded, batches 1..k measured: per
 batch the sum of response times, the area under the number in system, the
 processor-seconds allocated, the duration and the sums of the departed jobs'
-controls. After each batch with ``k ≥ min_batches`` measured, the 90% interval
-of the response batch means is checked against ``rel·mean`` (met: stop, unless
-the number in system grows across the batches, :func:`growing`: then
-saturated); with ``q > 0`` controls the mean and its interval are the
-control-variate ones (:func:`sweep.stats.compiled.controlled_mean`). At
-``2B + 2`` batches a growing number in system marks the point saturated
-(``saturated = 2``) and stops it; otherwise adjacent pairs merge (the batch
-length doubles), so the trend is tested once per doubling of the run. The run
-also stops after ``target`` departures, or when ``cap`` jobs are in the system
-(``saturated = 1``).
+controls. After each batch with ``k ≥ min_batches`` measured and a target
+``rel > 0``: once the batches have merged at least once (the run twice as long
+as at the first growth test, so that the fill-up from an empty system weighs
+as little), a number in system that grows across the batches (:func:`growing`,
+at the level ``sat_p / (min_batches + 1)``: as many tests between two merges
+flag a stable point no more often than the one at the merge) marks the point
+saturated (``saturated = 2``) and stops it at once; otherwise
+the 90% interval of the response batch means is checked against ``rel·mean``
+(met: stop, unless the number in system grows: then saturated); with ``q > 0``
+controls the mean and its interval are the control-variate ones
+(:func:`sweep.stats.compiled.controlled_mean`). At ``2B + 2`` batches the same
+growth test runs (for any run), then adjacent pairs merge (the batch length
+doubles). The run also stops after ``target`` departures, or when ``cap`` jobs
+are in the system (``saturated = 1``).
 
 The loop is compiled without numba's reference counting
 (:data:`sweep.families._numba.NO_REFCOUNT`), so it may neither allocate nor
@@ -103,11 +107,19 @@ SCALARS = np.dtype([
     ("batch_length", np.int64),
     ("in_batch", np.int64),          # departures in the current batch
     ("min_batches", np.int64),       # measured batches before the interval is checked
+    ("merges", np.int64),            # times the batches merged (the batch length doubled)
+    ("chunk_start", np.int64),       # index of the first job of the current chunk of arrivals
+    ("more", np.int64),              # 1: jobs follow the current chunk; 0: it is the stream's last
+    ("starved", np.int64),           # 1: the chunk is used up, the loop pauses for the next one
+    ("free", np.int64),              # slots free (the top of the stack State.free)
+    ("logged", np.int64),            # departures in the log (Log)
+    ("flush", np.int64),             # 1: the log is full, the loop pauses for it to be emptied
 ], align=True)
 
 
 class Columns(NamedTuple):
-    """The jobs as the loop reads them, in arrival order (all float64)."""
+    """Jobs as the loop reads them (float64; ``controls`` (n, q)): a chunk of the stream in arrival
+    order (the arrivals), or the jobs in the system by slot (copied there on arrival)."""
 
     arrival: np.ndarray
     a: np.ndarray       # T_j(x) = a_j/x + b_j + c_j x
@@ -117,6 +129,7 @@ class Columns(NamedTuple):
     first: np.ndarray   # phase-one cap of a two-phase equipartition (cap by default)
     second: np.ndarray  # phase-two cap on top: cap − first
     pws: np.ndarray     # processor working set (FB-PWS's configuration)
+    controls: np.ndarray  # the control variates' values (stop.control_variate)
 
 
 class Options(NamedTuple):
@@ -131,18 +144,38 @@ class Options(NamedTuple):
 
 
 class State(NamedTuple):
-    """Per job, in arrival order, and the jobs in the system."""
+    """Per slot (a job in the system), and the jobs in the system as slots."""
 
+    ident: np.ndarray        # the job's index in the stream (int64)
     remaining: np.ndarray    # fraction of the work left (at its departure, ~0: rounding)
     acquired: np.ndarray     # processor-seconds allocated so far
     allocation: np.ndarray   # processors now
     rate: np.ndarray         # fraction of the work done per second now
-    depart: np.ndarray       # departure time; NaN until then
     stall_end: np.ndarray    # end of the job's repartitioning stall
     last: np.ndarray         # its last positive allocation
     changes: np.ndarray      # changes of its allocation (int64)
-    active: np.ndarray       # the jobs in the system, in arrival order (int64, cap + 1)
+    active: np.ndarray       # the jobs in the system, in arrival order (int64 slots)
     by_acquired: np.ndarray  # the same jobs by (acquired service, arrival) (:func:`by_acquired`)
+    free: np.ndarray         # a stack of the free slots (its top: ``free`` in the scalars)
+
+
+class Log(NamedTuple):
+    """Departed jobs, in departure order, while the caller records them (length 0: none)."""
+
+    ident: np.ndarray        # the job's index in the stream (int64)
+    depart: np.ndarray       # its departure time
+    acquired: np.ndarray     # processor-seconds it was allocated
+    changes: np.ndarray      # changes of its allocation (int64)
+    remaining: np.ndarray    # its rounding residue
+
+
+class JobRecord(NamedTuple):
+    """Per job of a finite stream, in arrival order (NaN, or 0 changes, for jobs that never left)."""
+
+    depart: np.ndarray
+    acquired: np.ndarray
+    changes: np.ndarray
+    remaining: np.ndarray
 
 
 class Batches(NamedTuple):
@@ -152,9 +185,10 @@ class Batches(NamedTuple):
     area: np.ndarray          # area under the number in system
     busy: np.ndarray          # processor-seconds allocated
     time: np.ndarray          # duration
+    allocation: np.ndarray    # sum over the departed jobs of acquired processor-seconds / response
+    changes: np.ndarray       # sum of their allocation changes
     controls: np.ndarray      # (2B + 2, q): sums of the departed jobs' control values
-    values: np.ndarray        # (n, q): the control values per job
-    means: np.ndarray         # (q,): their known means
+    means: np.ndarray         # (q,): the controls' known means
     t_quantile: np.ndarray    # 90% two-sided t quantile for k − 1 degrees of freedom at [k]
 
 
@@ -168,14 +202,14 @@ class Stop(NamedTuple):
     batches: int = 20
     rel: float = 0.0
     sat_p: float = 1e-3
-    controls: np.ndarray | None = None  # per job (n, q): the control variates; None: none
-    control_means: np.ndarray | None = None  # (q,): their known means
+    control_means: np.ndarray | None = None  # (q,): the control variates' known means; None: none
 
 
 class Outcome(NamedTuple):
-    """A finished run: the per-job state, the batch sums and the scalars (a numpy record view)."""
+    """A finished run: the departed jobs (:class:`JobRecord` for a finite stream, a :class:`Log`
+    of a recorded stream, or None), the batch sums and the scalars (a numpy record view)."""
 
-    state: State
+    state: Any
     batches: Batches
     scalars: np.record
 
@@ -208,15 +242,23 @@ def number_in_system(batches, k):
 
 @njit(cache=True)
 def close_batch(batches, scalars):
-    """A batch is complete: check the interval (``met``, unless the number in system grows:
-    ``saturated = 2``); at ``2B + 2`` batches test for growth, then merge adjacent pairs (the
-    batch length doubles). Clears ``pending``."""
+    """A batch is complete. With a target interval and ``B`` batches measured: once the batches
+    have merged, a number in system that grows stops the run (``saturated = 2``); else the interval
+    is checked (``met``, unless the number in system grows: ``saturated = 2``). At ``2B + 2``
+    batches test for growth, then merge adjacent pairs (the batch length doubles). Clears
+    ``pending``."""
     sc = scalars[0]
     sc.pending = 0
     sc.batch += 1
     sc.in_batch = 0
     k, blen = sc.batch - 1, sc.batch_length
     if k >= sc.min_batches and sc.rel > 0.0:
+        tested = sc.merges > 0
+        # tested after each of the B + 1 batches between two merges: each at sat_p / (B + 1), so
+        # that a stable point is flagged no more often than by the one test per doubling
+        if tested and growing(number_in_system(batches, k), sc.sat_p / (sc.min_batches + 1), k * blen):
+            sc.saturated = 2  # at once, not at the next doubling of the run (issue 15)
+            return
         means = batches.response[1:k + 1] / blen
         q = batches.means.size
         if q == 0:
@@ -227,7 +269,7 @@ def close_batch(batches, scalars):
             mean, halfwidth = compiled.controlled_mean(means, controls, batches.means,
                                                    batches.t_quantile[k - q])
         if halfwidth <= sc.rel * mean:
-            if growing(number_in_system(batches, k), sc.sat_p, k * blen):
+            if not tested and growing(number_in_system(batches, k), sc.sat_p, k * blen):
                 sc.saturated = 2  # a narrow interval around a mean that keeps growing
             else:
                 sc.met = 1
@@ -236,7 +278,8 @@ def close_batch(batches, scalars):
         if growing(number_in_system(batches, k), sc.sat_p, k * blen):
             sc.saturated = 2
         half = batches.response.size // 2
-        for column in (batches.response, batches.area, batches.busy, batches.time):
+        for column in (batches.response, batches.area, batches.busy, batches.time, batches.allocation,
+                       batches.changes):
             for i in range(half):
                 column[i] = column[2 * i] + column[2 * i + 1]
             column[half:] = 0.0
@@ -245,20 +288,34 @@ def close_batch(batches, scalars):
         batches.controls[half:] = 0.0
         sc.batch = half
         sc.batch_length *= 2
+        sc.merges += 1
 
 
 @njit(cache=True, inline="always")
-def next_event(arrival, state, batches, sc):
-    """Advance to the next event and apply it; ``DONE``, ``DEPARTURE``, ``SLICE`` or the arrival.
+def next_event(arrivals, columns, state, batches, log, sc):
+    """Advance to the next event and apply it; ``DONE``, ``DEPARTURE``, ``SLICE`` or the arriving
+    job's slot.
 
     Ties: a stall end before a departure before an arrival before a slice end.
+    ``DONE`` also when the loop must pause: a batch to close, the chunk of
+    arrivals used up, the log full (:func:`run_stream` resumes it).
     """
     rem, acq, alloc, rate = state.remaining, state.acquired, state.allocation, state.rate
     act, byacq, stall = state.active, state.by_acquired, state.stall_end
     nostall = sc.overhead == 0.0  # then no job ever stalls (set_rates): loops without the test
     while True:
-        if sc.departed >= sc.target or sc.saturated != 0 or sc.met != 0 or sc.pending != 0:
+        if sc.departed >= sc.target or sc.saturated != 0 or sc.met != 0 or sc.pending != 0 or \
+                sc.flush != 0:
             return DONE
+        nxt = sc.next_arrival
+        i = nxt - sc.chunk_start
+        if i < arrivals.arrival.size:
+            t_arr = arrivals.arrival[i]
+        elif sc.more != 0:
+            sc.starved = 1
+            return DONE
+        else:
+            t_arr = np.inf
         J, t = sc.in_system, sc.t
         best, kb, stalled = np.inf, -1, False
         if nostall:
@@ -278,8 +335,6 @@ def next_event(arrival, state, batches, sc):
                     d = max(rem[j], 0.0) / rate[j]
                     if d < best:
                         best, kb, stalled = d, k, False
-        nxt = sc.next_arrival
-        t_arr = arrival[nxt] if nxt < arrival.size else np.inf
         t_dep = t + best
         t_new = min(t_dep, t_arr, sc.slice_end)
         if t_new == np.inf:
@@ -308,27 +363,57 @@ def next_event(arrival, state, batches, sc):
             stall[act[kb]] = 0.0
             continue
         if kb >= 0 and t_dep <= t_arr and t_dep <= sc.slice_end:
-            depart_job(act[kb], kb, t_new, arrival, state, batches, sc)
+            depart_job(act[kb], kb, t_new, columns, state, batches, log, sc)
             return DEPARTURE
         if t_arr <= sc.slice_end:
-            act[J] = nxt
-            byacq[J] = nxt
+            slot = admit(i, nxt, arrivals, columns, state, sc)
+            act[J] = slot
+            byacq[J] = slot
             sc.in_system = J + 1
             sc.next_arrival = nxt + 1
             if sc.cap <= J + 1:
                 sc.saturated = 1
-            return nxt
+            return slot
         return SLICE
 
 
 @njit(cache=True, inline="always")
-def depart_job(j, kb, t, arrival, state, batches, sc):
-    """Job ``j`` (``active[kb]``) leaves at ``t``: out of both job lists, into the batch sums.
+def admit(i, ident, arrivals, columns, state, sc):
+    """Job ``ident`` (row ``i`` of ``arrivals``) takes a free slot: its columns, a fresh state."""
+    sc.free -= 1
+    s = state.free[sc.free]
+    columns.arrival[s] = arrivals.arrival[i]
+    columns.a[s], columns.b[s], columns.c[s] = arrivals.a[i], arrivals.b[i], arrivals.c[i]
+    columns.cap[s], columns.first[s] = arrivals.cap[i], arrivals.first[i]
+    columns.second[s] = arrivals.second[i]
+    columns.pws[s] = arrivals.pws[i]
+    for q in range(arrivals.controls.shape[1]):
+        columns.controls[s, q] = arrivals.controls[i, q]
+    state.ident[s] = ident
+    state.remaining[s], state.acquired[s], state.allocation[s], state.rate[s] = 1.0, 0.0, 0.0, 0.0
+    state.stall_end[s], state.last[s], state.changes[s] = 0.0, 0.0, 0
+    return s
 
-    Sets ``pending`` when the departure completes a measured batch.
+
+@njit(cache=True, inline="always")
+def depart_job(j, kb, t, columns, state, batches, log, sc):
+    """The job in slot ``j`` (``active[kb]``) leaves at ``t``: out of both job lists, into the
+    batch sums and the log; its slot is free again.
+
+    Sets ``pending`` when the departure completes a measured batch, ``flush``
+    when it fills the log.
     """
     act, byacq = state.active, state.by_acquired
-    state.depart[j], state.allocation[j], state.rate[j] = t, 0.0, 0.0  # remaining: its rounding residue
+    state.allocation[j], state.rate[j] = 0.0, 0.0  # remaining: its rounding residue
+    if log.ident.size > 0:
+        n = sc.logged
+        log.ident[n], log.depart[n], log.acquired[n] = state.ident[j], t, state.acquired[j]
+        log.changes[n], log.remaining[n] = state.changes[j], state.remaining[j]
+        sc.logged = n + 1
+        if n + 1 == log.ident.size:
+            sc.flush = 1
+    state.free[sc.free] = j
+    sc.free += 1
     J = sc.in_system
     for k in range(kb, J - 1):
         act[k] = act[k + 1]
@@ -340,9 +425,12 @@ def depart_job(j, kb, t, arrival, state, batches, sc):
     sc.in_system = J - 1
     if sc.departed >= sc.warmup:
         cur = sc.batch
-        batches.response[cur] += t - arrival[j]
+        response = t - columns.arrival[j]
+        batches.response[cur] += response
+        batches.allocation[cur] += state.acquired[j] / response
+        batches.changes[cur] += state.changes[j]
         for i in range(batches.means.size):
-            batches.controls[cur, i] += batches.values[j, i]
+            batches.controls[cur, i] += columns.controls[j, i]
         sc.in_batch += 1
         if sc.in_batch == sc.batch_length:
             sc.pending = 1  # the loop pauses before the next event: run_batches
@@ -384,14 +472,15 @@ def by_acquired(state, sc):
     :func:`next_event` keeps ``by_acquired`` holding the jobs in the system
     (arrivals appended, departures removed); this insertion sort restores the
     order in ``O(J + inversions)`` (acquired service changes little between events).
+    Ties: the job that arrived first (``ident``) first.
     """
-    acq, byacq = state.acquired, state.by_acquired
+    acq, byacq, ident = state.acquired, state.by_acquired, state.ident
     n = sc.in_system
     for i in range(1, n):
         j = byacq[i]
-        key = acq[j]
+        key, arrived = acq[j], ident[j]
         m = i - 1
-        while m >= 0 and (acq[byacq[m]] > key or (acq[byacq[m]] == key and byacq[m] > j)):
+        while m >= 0 and (acq[byacq[m]] > key or (acq[byacq[m]] == key and ident[byacq[m]] > arrived)):
             byacq[m + 1] = byacq[m]
             m -= 1
         byacq[m + 1] = j
@@ -404,46 +493,52 @@ def unconfigured(j, options, columns, state, sc, work):
 
 
 @njit(cache=True, inline="always")
-def run_events(columns, options, state, batches, scalars, work, configure, allocate):
+def run_events(arrivals, columns, options, state, batches, log, scalars, work, configure, allocate):
     """The loop of every policy: after each event, ``configure`` an arrival, ``allocate``, rates.
 
-    Runs until :func:`next_event` answers ``DONE`` (the end, or a batch to close:
-    :func:`run_batches` resumes it). Inlined into each policy's kernel.
+    Runs until :func:`next_event` answers ``DONE`` (the end, or a pause:
+    :func:`run_stream` resumes it). Inlined into each policy's kernel.
     """
     sc = scalars[0]
-    event = next_event(columns.arrival, state, batches, sc)
+    event = next_event(arrivals, columns, state, batches, log, sc)
     while event != DONE:
         if event >= 0:
             configure(event, options, columns, state, sc, work)
         allocate(event, options, columns, state, sc, work)
         set_rates(columns, state, sc)
-        event = next_event(columns.arrival, state, batches, sc)
+        event = next_event(arrivals, columns, state, batches, log, sc)
 
 
-def start(jobs: int, stop: Stop, overhead: float = 0.0,
-          period: float = 0.0) -> tuple[State, Batches, np.ndarray]:
-    """An empty system at time 0 for ``jobs`` pre-drawn jobs; the 90% t quantiles for 1..2B+1 batches.
+#: Jobs per chunk of arrivals handed to the loop, and departures per flush of the log.
+CHUNK_JOBS = 1 << 14
 
-    ``period`` > 0 schedules the first repartitioning at ``period`` seconds.
+
+def start(stop: Stop, overhead: float = 0.0, period: float = 0.0,
+          log: int = 0) -> tuple[Columns, State, Batches, Log, np.ndarray]:
+    """An empty system at time 0 with ``stop.cap + 1`` slots; the 90% t quantiles for 1..2B+1 batches.
+
+    ``period`` > 0 schedules the first repartitioning at ``period`` seconds;
+    ``log`` > 0 records departures, ``log`` at a time (:class:`Log`).
     """
     k = np.arange(2 * stop.batches + 2)
     t_quantile = np.where(k >= 2, stats.t.ppf(0.95, np.maximum(k - 1, 1)), np.nan)
-    values = np.empty((jobs, 0)) if stop.controls is None else np.ascontiguousarray(stop.controls)
     means = np.empty(0) if stop.control_means is None else np.asarray(stop.control_means, np.float64)
-    if values.shape != (jobs, means.size):
-        raise ValueError(f"stop.controls must have shape ({jobs}, {means.size}), got {values.shape}")
-    state = State(np.ones(jobs), np.zeros(jobs), np.zeros(jobs), np.zeros(jobs), np.full(jobs, np.nan),
-                  np.zeros(jobs), np.zeros(jobs), np.zeros(jobs, np.int64),
-                  np.empty(stop.cap + 1, np.int64), np.empty(stop.cap + 1, np.int64))
-    batches = Batches(*(np.zeros(k.size) for _ in range(4)), np.zeros((k.size, means.size)),
-                      values, means, t_quantile)
+    slots = stop.cap + 1
+    columns = Columns(*(np.zeros(slots) for _ in range(8)), np.zeros((slots, means.size)))
+    state = State(np.zeros(slots, np.int64), *(np.zeros(slots) for _ in range(6)), np.zeros(slots, np.int64),
+                  np.empty(slots, np.int64), np.empty(slots, np.int64), np.arange(slots)[::-1].copy())
+    batches = Batches(*(np.zeros(k.size) for _ in range(6)), np.zeros((k.size, means.size)), means,
+                      t_quantile)
+    records = Log(np.empty(log, np.int64), np.empty(log), np.empty(log), np.empty(log, np.int64),
+                  np.empty(log))
     scalars = record(SCALARS)
     sc = scalars[0]
     sc["slice_end"] = period if period > 0 else np.inf
     sc["overhead"], sc["rel"], sc["sat_p"] = overhead, stop.rel, stop.sat_p
     sc["target"], sc["warmup"], sc["cap"] = stop.target, stop.warmup, stop.cap
     sc["batch_length"], sc["min_batches"] = stop.blen, stop.batches
-    return state, batches, scalars
+    sc["free"], sc["more"] = slots, 1
+    return columns, state, batches, records, scalars
 
 
 def make_options(params: Any, processors: int, phase2: bool) -> Options:
@@ -454,22 +549,54 @@ def make_options(params: Any, processors: int, phase2: bool) -> Options:
                    values.get("reschedule", "slice_boundary") == "every_event")
 
 
-def make_columns(jobs: MalleableJobs, processors: int, first: np.ndarray | None = None) -> Columns:
-    """The job columns the loop reads; phase-one caps ``min(first, N_j, P)`` (``first`` None: ``N_j``)."""
+def make_arrivals(jobs: MalleableJobs, processors: int, first: np.ndarray | None = None,
+                  controls: np.ndarray | None = None) -> Columns:
+    """A chunk of jobs as the loop reads them; phase-one caps ``min(first, N_j, P)`` (``first`` None:
+    ``N_j``); ``controls`` (n, q) the control variates' values (None: none)."""
     cap = np.minimum(jobs.parallelism, processors).astype(np.float64)
     one = cap if first is None else np.minimum(first, cap).astype(np.float64)
-    return Columns(jobs.arrival, jobs.a, jobs.b, jobs.c, cap, one, cap - one,
-                   jobs.pws.astype(np.float64))
+    values = np.empty((len(jobs), 0)) if controls is None else np.ascontiguousarray(controls, np.float64)
+    return Columns(np.ascontiguousarray(jobs.arrival), np.ascontiguousarray(jobs.a),
+                   np.ascontiguousarray(jobs.b), np.ascontiguousarray(jobs.c), cap, one, cap - one,
+                   jobs.pws.astype(np.float64), values)
 
 
-def run_batches(kernel: Callable[..., None], columns: Columns, options: Options, state: State,
-                batches: Batches, scalars: np.ndarray, work: tuple) -> None:
-    """Run ``kernel`` (a policy's :func:`run_events`) to its end, closing each batch it pauses on.
+def run_stream(kernel: Callable[..., None], chunks: Callable[[], tuple[Columns, bool]], columns: Columns,
+               options: Options, state: State, batches: Batches, log: Log, scalars: np.ndarray, work: tuple,
+               flush: Callable[[Log], None] | None = None) -> None:
+    """Run ``kernel`` (a policy's :func:`run_events`) to its end, serving each pause.
 
-    Each time the loop pauses on a complete batch, the batch is evaluated in
-    compiled code with reference counting (:func:`close_batch`) and the loop resumes.
+    A complete batch is evaluated in compiled code with reference counting
+    (:func:`close_batch`); a used-up chunk of arrivals is replaced by the next
+    of ``chunks()`` (its jobs and whether more follow); a full log is handed
+    to ``flush`` and emptied. The loop then resumes where it stopped, so where
+    chunks end changes nothing.
     """
-    kernel(columns, options, state, batches, scalars, work)
-    while scalars[0]["pending"]:
-        close_batch(batches, scalars)
-        kernel(columns, options, state, batches, scalars, work)
+    sc = scalars[0]
+    arrivals, more = chunks()
+    sc["chunk_start"], sc["more"] = 0, int(more)
+    while True:
+        kernel(arrivals, columns, options, state, batches, log, scalars, work)
+        paused = False
+        if sc["pending"]:
+            close_batch(batches, scalars)
+            paused = True
+        if sc["flush"]:
+            _flush(log, sc, flush)
+            sc["flush"] = 0
+            paused = True
+        if sc["starved"]:
+            sc["chunk_start"] += arrivals.arrival.size
+            arrivals, more = chunks()
+            sc["more"], sc["starved"] = int(more), 0
+            paused = True
+        if not paused:
+            break
+    _flush(log, sc, flush)
+
+
+def _flush(log: Log, sc: np.record, flush: Callable[[Log], None] | None) -> None:
+    """Hand a copy of the logged departures to ``flush``; empty the log."""
+    if flush is not None and sc["logged"]:
+        flush(Log(*(column[:sc["logged"]].copy() for column in log)))
+    sc["logged"] = 0

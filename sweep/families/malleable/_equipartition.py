@@ -25,15 +25,15 @@ from sweep.families.malleable._core import SLICE, by_acquired, run_events, uncon
 class ShareWork(NamedTuple):
     """Work arrays of :func:`share`, allocated by the caller (the loop may not allocate)."""
 
-    more: np.ndarray    # per job: phase two's shares
-    target: np.ndarray  # per job: the full repartitioning's values (periodic repartitioning)
-    flag: np.ndarray    # per job (int8, zero between calls): among the uncapped jobs
+    more: np.ndarray    # per slot: phase two's shares
+    target: np.ndarray  # per slot: the full repartitioning's values (periodic repartitioning)
+    flag: np.ndarray    # per slot (int8, zero between calls): among the uncapped jobs
     uncapped: np.ndarray  # the jobs not capped yet (int64, cap + 1)
 
 
-def workspace(jobs: int, cap: int) -> ShareWork:
-    """:class:`ShareWork` for ``jobs`` jobs, at most ``cap`` in the system."""
-    return ShareWork(np.zeros(jobs), np.zeros(jobs), np.zeros(jobs, np.int8), np.empty(cap + 1, np.int64))
+def workspace(slots: int, cap: int) -> ShareWork:
+    """:class:`ShareWork` for ``slots`` job slots, at most ``cap`` jobs in the system."""
+    return ShareWork(np.zeros(slots), np.zeros(slots), np.zeros(slots, np.int8), np.empty(cap + 1, np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -173,6 +173,6 @@ def share(event, options, columns, state, sc, work):
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def kernel(columns, options, state, batches, scalars, work):
+def kernel(arrivals, columns, options, state, batches, log, scalars, work):
     """The equipartition policies' loop: no configuration, :func:`share` (``_core.run_events``)."""
-    run_events(columns, options, state, batches, scalars, work, unconfigured, share)
+    run_events(arrivals, columns, options, state, batches, log, scalars, work, unconfigured, share)

@@ -31,12 +31,12 @@ from sweep.families.malleable.workload import MalleableJobs
 class MalleableHooks:
     """The malleable family's hooks.
 
-    kernel(columns, options, state, batches, scalars, work) -> None
+    kernel(arrivals, columns, options, state, batches, log, scalars, work) -> None
         The compiled loop, ``_core.run_events(..., configure, allocate)`` with
         the policy's hooks (signatures in :mod:`~sweep.families.malleable._core`).
-    workspace(jobs, cap) -> named tuple of arrays
-        The hooks' work arrays for ``jobs`` jobs, at most ``cap`` in the system
-        (the loop may not allocate), passed to the hooks as ``work``.
+    workspace(slots, cap) -> named tuple of arrays
+        The hooks' work arrays for ``slots`` job slots, at most ``cap`` jobs in
+        the system (the loop may not allocate), passed to the hooks as ``work``.
     phase_one(jobs, processors) -> per-job caps, or None
         The phase-one caps of a two-phase equipartition (``Columns.first``,
         capped at ``min(N_j, P)``); ``None``: ``min(N_j, P)``.
@@ -51,16 +51,49 @@ class MalleableHooks:
     phase_one: Callable[[MalleableJobs, int], np.ndarray] | None = None
     naive: str | None = None
 
-    def run(self, jobs: MalleableJobs, processors: int, params: Any, stop: _core.Stop) -> _core.Outcome:
-        """Simulate ``jobs`` on ``processors`` with the policy's ``params`` until ``stop``."""
-        first = None if self.phase_one is None else self.phase_one(jobs, processors)
-        columns = _core.make_columns(jobs, processors, first)
-        options = _core.make_options(params, processors, phase2=bool((columns.second > 0).any()))
+    def stream(self, chunks: Callable[[], tuple[MalleableJobs, np.ndarray | None, bool]],
+               processors: int, params: Any, stop: _core.Stop,
+               flush: Callable[[_core.Log], None] | None = None) -> _core.Outcome:
+        """Simulate the jobs ``chunks()`` hands out (each call: the next jobs, their control values
+        or None, whether more follow) on ``processors`` with the policy's ``params`` until ``stop``.
+
+        Memory holds one chunk and the jobs in the system (``stop.cap + 1``
+        slots), however long the run. ``flush`` receives the departed jobs
+        (:class:`~sweep.families.malleable._core.Log`), a chunk at a time.
+        """
+        def arrivals() -> tuple[_core.Columns, bool]:
+            jobs, controls, more = chunks()
+            first = None if self.phase_one is None else self.phase_one(jobs, processors)
+            return _core.make_arrivals(jobs, processors, first, controls), more
+
+        options = _core.make_options(params, processors, phase2=self.phase_one is not None)
         overhead = float(dataclasses.asdict(params).get("repartition_overhead", 0.0))
-        state, batches, scalars = _core.start(len(jobs), stop, overhead, options.period)
-        _core.run_batches(self.kernel, columns, options, state, batches, scalars,
-                          self.workspace(len(jobs), stop.cap))
-        return _core.Outcome(state, batches, scalars.view(np.recarray)[0])
+        columns, state, batches, log, scalars = _core.start(stop, overhead, options.period,
+                                                            _core.CHUNK_JOBS if flush else 0)
+        _core.run_stream(self.kernel, arrivals, columns, options, state, batches, log, scalars,
+                         self.workspace(stop.cap + 1, stop.cap), flush)
+        return _core.Outcome(None, batches, scalars.view(np.recarray)[0])
+
+    def run(self, jobs: MalleableJobs, processors: int, params: Any, stop: _core.Stop,
+            controls: np.ndarray | None = None) -> _core.Outcome:
+        """Simulate the given ``jobs`` (and their control values, (n, q)) until ``stop``; the outcome's
+        ``state`` holds every job's departure (:class:`~sweep.families.malleable._core.JobRecord`)."""
+        n, position = len(jobs), 0
+        record = _core.JobRecord(np.full(n, np.nan), np.zeros(n), np.zeros(n, np.int64), np.ones(n))
+
+        def chunks() -> tuple[MalleableJobs, np.ndarray | None, bool]:
+            nonlocal position
+            window = slice(position, min(position + _core.CHUNK_JOBS, n))
+            position = window.stop
+            chunk = MalleableJobs(*(getattr(jobs, f.name)[window] for f in dataclasses.fields(jobs)))
+            return chunk, None if controls is None else controls[window], position < n
+
+        def flush(log: _core.Log) -> None:
+            for name in record._fields:
+                getattr(record, name)[log.ident] = getattr(log, name)
+
+        outcome = self.stream(chunks, processors, params, stop, flush)
+        return outcome._replace(state=record)
 
 
 def malleable_policy(name: str, *, params: type = NoParams, examples: tuple[Mapping[str, Any], ...] = ({},),

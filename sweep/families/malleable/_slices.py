@@ -51,12 +51,12 @@ from sweep.families.malleable._core import SLICE, by_acquired
 class SliceWork(NamedTuple):
     """Work arrays of the FB hooks, allocated by the caller (the loop may not allocate)."""
 
-    sizes: np.ndarray  # per job: the processors it was configured for on arrival
+    sizes: np.ndarray  # per slot: the processors it was configured for on arrival
 
 
-def workspace(jobs: int, cap: int) -> SliceWork:
-    """:class:`SliceWork` for ``jobs`` jobs (``cap``, the most in the system, is not needed)."""
-    return SliceWork(np.zeros(jobs))
+def workspace(slots: int, cap: int) -> SliceWork:
+    """:class:`SliceWork` for ``slots`` job slots (``cap``, the most in the system, is not needed)."""
+    return SliceWork(np.zeros(slots))
 
 
 @njit(cache=True, inline="always")

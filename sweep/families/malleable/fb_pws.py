@@ -43,8 +43,8 @@ def configure(j, options, columns, state, sc, work):
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def _kernel(columns, options, state, batches, scalars, work):
-    run_events(columns, options, state, batches, scalars, work, configure, _slices.time_slice)
+def _kernel(arrivals, columns, options, state, batches, log, scalars, work):
+    run_events(arrivals, columns, options, state, batches, log, scalars, work, configure, _slices.time_slice)
 
 
 POLICY = malleable_policy("fb_pws", params=Quantum, kernel=_kernel, workspace=_slices.workspace,

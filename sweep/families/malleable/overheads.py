@@ -15,8 +15,9 @@ Two forms, each a ``workload.speedup`` option:
   ``N_j``); ``N_j = 1`` has no overhead. The efficiency on ``N_j`` processors is
   then about ``U(c2, E)`` with ``E ~ U(c1, 1)`` the efficiency without ``β'``.
 
-Both draw after the job's parallelism and work, with one uniform (or one
-exponential and one uniform) per job, whatever the policy (docs/design.md §4).
+Both draw from their own streams (δ from one, φ' and β' from one each; the
+malleable workload's ``QUANTITIES``), with one uniform (or one exponential and
+one uniform) per job, whatever the policy (docs/design.md §4).
 """
 
 from __future__ import annotations
@@ -77,13 +78,16 @@ def draw_delta(cfg: Mapping[str, Any], work: np.ndarray, mean_work: float,
     return delta * (work / mean_work) if cfg.get("by_work", False) else delta
 
 
-def draw_eq13(c1: float, c2: float, n: np.ndarray,
-              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """``(φ', β')`` per job from eqs. 13–14 (module docstring); zero where ``N_j = 1``."""
+def draw_eq13(c1: float, c2: float, n: np.ndarray, rng_phi: np.random.Generator,
+              rng_beta: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``(φ', β')`` per job from eqs. 13–14 (module docstring); zero where ``N_j = 1``.
+
+    One uniform per job from each generator (a stream per quantity).
+    """
     n = n.astype(np.float64)
     many = n > 1
     m1 = np.where(many, n - 1.0, 1.0)
-    phi = np.where(many, rng.random(n.size) * (1.0 / c1 - 1.0) / m1, 0.0)
+    phi = np.where(many, rng_phi.random(n.size) * (1.0 / c1 - 1.0) / m1, 0.0)
     bound = np.minimum((1.0 / c2 - 1.0) / (n * m1) - phi / n, (1.0 - phi) / n**2)
-    beta = np.where(many, rng.random(n.size) * np.maximum(bound, 0.0), 0.0)
+    beta = np.where(many, rng_beta.random(n.size) * np.maximum(bound, 0.0), 0.0)
     return phi, beta

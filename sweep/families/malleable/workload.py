@@ -25,8 +25,10 @@ has these options:
   hyperexponential (Figure 10b: 3). ``load_unit`` (default ``rho``): the load
   axis is ``ρ = λW̄/P`` (§4.1), or ``jobs_per_hour`` (Figures 10–11).
 
-Every array is drawn in blocks from the caller's generator, in an order that
-does not depend on the policy (common random numbers, docs/design.md §4).
+Jobs are streamed (:class:`MalleableStream`): every quantity is drawn in fixed
+blocks from its own child of the replication's generator, so the stream does
+not depend on the policy, the chunk size or the run length (common random
+numbers, docs/design.md §4).
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ from sweep.families.malleable.overheads import draw_delta, draw_eq13, validate_d
 from sweep.workloads.distributions import Hyperexp2
 from sweep.workloads.parallelism import BoundedGeometric
 from sweep.workloads.speedup import Eq2, Eq5, Eq8, Linear, Speedup, beta_prime_at_max
+from sweep.workloads.stream import DRAW_BLOCK, BlockStream, accumulate
 
-__all__ = ["NASA_IPSC", "PARALLELISM", "MalleableJobs", "arrival_rate", "expected_work",
-           "make_jobs", "mean_demand", "validate_workload"]
+__all__ = ["NASA_IPSC", "PARALLELISM", "QUANTITIES", "MalleableJobs", "MalleableStream", "arrival_rate",
+           "expected_work", "make_jobs", "mean_demand", "validate_workload"]
 
 
 #: Distributions 1–4 of Chiang & Vernon (1996), Figure 4: the paper prints their shape and means
@@ -158,13 +161,13 @@ def _speedup(cfg: Any, beta_prime: np.ndarray | None = None) -> Speedup:
     params = {**defaults, **{k: v for k, v in cfg.items() if k != "model"}}
     if model == "eq8" and not isinstance(params["delta"], numbers.Real | np.ndarray):
         validate_delta(params["delta"])
-        params["delta"] = 1.0  # drawn per job by make_jobs
+        params["delta"] = 1.0  # drawn per job by MalleableStream
     if model == "eq13":
         for key in ("c1", "c2"):
             if isinstance(params[key], bool) or not isinstance(params[key], numbers.Real) or \
                     not 0 < params[key] <= 1:
                 raise ValueError(f"workload.speedup.{key} must be in (0, 1], got {params[key]!r}")
-        return Eq5()  # φ', β' drawn per job by make_jobs (eqs. 13–14)
+        return Eq5()  # φ', β' drawn per job by MalleableStream (eqs. 13–14)
     if model == "eq5" and params["beta_prime"] == "max":
         params["beta_prime"] = 0.0 if beta_prime is None else beta_prime
     ranges = {"phi": (1.0, ">= 1"), "phi_prime": (0.0, "in [0, 1]"),
@@ -302,53 +305,85 @@ def arrival_rate(cfg: Mapping[str, Any], processors: int, load: float) -> float:
     return load * processors / mean_demand(cfg)
 
 
-def make_jobs(cfg: Mapping[str, Any], processors: int, load: float, count: int,
-              rng: np.random.Generator) -> MalleableJobs:
-    """``count`` jobs of the workload ``cfg`` at offered load ``load`` on ``processors``.
+#: The quantities of a malleable job stream, each drawn from its own child of the replication's
+#: generator (in this order of ``spawn``), whatever the workload draws of them.
+QUANTITIES = ("interarrival", "parallelism", "demand", "overhead", "overhead_second")
+
+
+class MalleableStream(BlockStream):
+    """The jobs of workload ``cfg`` at offered load ``load`` on ``processors``, in any split.
 
     ``load`` is ``ρ = λW̄/P`` or, with ``load_unit: jobs_per_hour``, ``λ`` in jobs
     per hour (Figures 10–11). Interarrival times are exponential, or with
     ``arrival_cv > 1`` two-stage hyperexponential with that CV (Figure 10b: 3).
-    Draw order (fixed, whatever the policy): interarrival times, parallelism,
-    the unit-mean hyperexponential demand factors, then per-job overheads
-    (:mod:`~sweep.families.malleable.overheads`).
+    Each of :data:`QUANTITIES` comes from its own child of ``rng`` (``rng.spawn``):
+    interarrival times, parallelism, the unit-mean hyperexponential demand
+    factors, and the per-job overheads (δ, or φ' then β',
+    :mod:`~sweep.families.malleable.overheads`). Drawn in fixed blocks of
+    ``DRAW_BLOCK`` jobs (:class:`sweep.workloads.stream.BlockStream`), so job
+    ``j`` is the same whatever the chunk size, the run length or the policy
+    (common random numbers, docs/design.md §4).
     """
-    validate_workload(cfg)
-    options = {**_OPTIONAL, **cfg}
-    rate = arrival_rate(cfg, processors, load)
-    if options["arrival_cv"] == 1:
-        arrival = np.cumsum(rng.exponential(1.0 / rate, count))
-    else:
-        arrival = np.cumsum(Hyperexp2.sample_each(rng, 1.0 / rate, float(options["arrival_cv"]), count))
-    parallelism = _parallelism(cfg)
-    if cfg["demand_growth"] == "nasa_ipsc":
-        n = parallelism.sizes(rng, count)
-        mean, cv = _nasa_ipsc(parallelism, mean_demand(cfg))
-        index = np.log2(n).astype(np.int64)
-        work = Hyperexp2.sample_each(rng, mean[index], cv[index], count)
-    elif isinstance(parallelism, BoundedGeometric):
-        n = parallelism.sizes(rng, count)
-        k = _GROWTH[cfg["demand_growth"]]
-        scale = parallelism.moment(k) if cfg["demand_normalise"] else parallelism.moment(1) ** k
-        mean = mean_demand(cfg) * n.astype(np.float64) ** k / scale
-    else:
-        # one N for all (or N = M_j, set below): m_n = W̄ n^k / n^k = W̄, normalised or literal
-        n = np.full(count, parallelism if isinstance(parallelism, int) else processors, np.int64)
-        mean = np.full(count, mean_demand(cfg))
-    if cfg["demand_growth"] != "nasa_ipsc":
-        work = mean * Hyperexp2(1.0, float(cfg["demand_scv"])).sample(rng, count)
-    speedup = _speedup(cfg["speedup"])
-    if cfg["speedup"]["model"] == "eq13":
-        phi, beta = draw_eq13(float(cfg["speedup"].get("c1", 0.75)),
-                              float(cfg["speedup"].get("c2", 0.5)), n, rng)
-        speedup = Eq5(phi_prime=phi, beta_prime=beta)
-    elif cfg["speedup"]["model"] == "eq8" and isinstance(cfg["speedup"].get("delta"), Mapping):
-        speedup = Eq8(delta=draw_delta(cfg["speedup"]["delta"], work, mean_demand(cfg), rng))
-    if parallelism == "max_speedup":
-        n = np.clip(np.rint(speedup.maximum(work)), 1, processors).astype(np.int64)
-    if _beta_at_max(cfg):
-        phi = float(cfg["speedup"].get("phi_prime", 0.0))
-        speedup = _speedup(cfg["speedup"], beta_prime_at_max(phi, n))
-    a, b, c = speedup.coefficients(work)
-    cap = np.minimum(n, processors)
-    return MalleableJobs(arrival, work, n, a, b, c, speedup.pws(work, cap))
+
+    def __init__(self, cfg: Mapping[str, Any], processors: int, load: float,
+                 rng: np.random.Generator) -> None:
+        validate_workload(cfg)
+        self._cfg, self._processors = cfg, processors
+        self._rate = arrival_rate(cfg, processors, load)
+        self._rngs = dict(zip(QUANTITIES, rng.spawn(len(QUANTITIES)), strict=True))
+        self._clock = 0.0
+        super().__init__(self._draw_jobs)
+
+    def jobs(self, count: int) -> MalleableJobs:
+        """The next ``count`` jobs."""
+        return MalleableJobs(*self.take(count))
+
+    def _draw_jobs(self) -> tuple[np.ndarray, ...]:
+        cfg, processors, rngs, count = self._cfg, self._processors, self._rngs, DRAW_BLOCK
+        options = {**_OPTIONAL, **cfg}
+        if options["arrival_cv"] == 1:
+            gaps, scale = rngs["interarrival"].standard_exponential(count), 1.0 / self._rate
+        else:
+            gaps = Hyperexp2.sample_each(rngs["interarrival"], 1.0 / self._rate,
+                                         float(options["arrival_cv"]), count)
+            scale = 1.0
+        arrival = accumulate(gaps, scale, self._clock)
+        self._clock = float(arrival[-1])
+        parallelism = _parallelism(cfg)
+        if cfg["demand_growth"] == "nasa_ipsc":
+            n = parallelism.sizes(rngs["parallelism"], count)
+            mean, cv = _nasa_ipsc(parallelism, mean_demand(cfg))
+            index = np.log2(n).astype(np.int64)
+            work = Hyperexp2.sample_each(rngs["demand"], mean[index], cv[index], count)
+        elif isinstance(parallelism, BoundedGeometric):
+            n = parallelism.sizes(rngs["parallelism"], count)
+            k = _GROWTH[cfg["demand_growth"]]
+            scale = parallelism.moment(k) if cfg["demand_normalise"] else parallelism.moment(1) ** k
+            mean = mean_demand(cfg) * n.astype(np.float64) ** k / scale
+        else:
+            # one N for all (or N = M_j, set below): m_n = W̄ n^k / n^k = W̄, normalised or literal
+            n = np.full(count, parallelism if isinstance(parallelism, int) else processors, np.int64)
+            mean = np.full(count, mean_demand(cfg))
+        if cfg["demand_growth"] != "nasa_ipsc":
+            work = mean * Hyperexp2(1.0, float(cfg["demand_scv"])).sample(rngs["demand"], count)
+        speedup = _speedup(cfg["speedup"])
+        if cfg["speedup"]["model"] == "eq13":
+            phi, beta = draw_eq13(float(cfg["speedup"].get("c1", 0.75)), float(cfg["speedup"].get("c2", 0.5)),
+                                  n, rngs["overhead"], rngs["overhead_second"])
+            speedup = Eq5(phi_prime=phi, beta_prime=beta)
+        elif cfg["speedup"]["model"] == "eq8" and isinstance(cfg["speedup"].get("delta"), Mapping):
+            speedup = Eq8(delta=draw_delta(cfg["speedup"]["delta"], work, mean_demand(cfg), rngs["overhead"]))
+        if parallelism == "max_speedup":
+            n = np.clip(np.rint(speedup.maximum(work)), 1, processors).astype(np.int64)
+        if _beta_at_max(cfg):
+            phi = float(cfg["speedup"].get("phi_prime", 0.0))
+            speedup = _speedup(cfg["speedup"], beta_prime_at_max(phi, n))
+        a, b, c = speedup.coefficients(work)
+        cap = np.minimum(n, processors)
+        return arrival, work, n, a, b, c, speedup.pws(work, cap)
+
+
+def make_jobs(cfg: Mapping[str, Any], processors: int, load: float, count: int,
+              rng: np.random.Generator) -> MalleableJobs:
+    """The first ``count`` jobs of :class:`MalleableStream` ``(cfg, processors, load, rng)``."""
+    return MalleableStream(cfg, processors, load, rng).jobs(count)
