@@ -347,13 +347,15 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     best_moved = 0
     for k in range(nw):
         best_te[w[k]] = te[w[k]]
-    # a lower bound of each waiting job's cost: its earliest possible start (§2.1: a move-up
-    # costs less than nothing); a slot, or the rest of a compression, whose price cannot come
-    # below the best by more than rounding is not worth finishing
+    # a lower bound of each waiting job's cost (§2.1: a move-up costs less than nothing): its
+    # earliest start beside the running jobs alone (or its own start, when it may not move up);
+    # a slot, or the rest of a compression, whose price cannot come below the best by more
+    # than rounding is not worth finishing
     bound, floor, scale = plan.key, 0.0, 0.0
     for k in range(nw):
         i = order[k]
-        bound[k] = min(_cost(i, (te[i] if clamp else t) - te[i], p_new, procs, p, s0, s, weights), 0.0)
+        lo = te[i] if clamp else _core.earliest_fit(times, free, m0, procs[i], req[i])
+        bound[k] = min(_cost(i, lo - te[i], p_new, procs, p, s0, s, weights), 0.0)
         if j >= 0 and s0[i] != np.inf and p[i] / p_new < 0:
             floor = -np.inf  # a negative priority ratio reverses the cost: no bound
         scale -= bound[k]
