@@ -184,8 +184,10 @@ class Plan(NamedTuple):
     """Per job: scheduled start ``te`` (and two candidate copies), ``p``, ``s0``, slack ``s``.
 
     Work room, so that the pass allocates nothing: ``t2``, ``f2`` for the
-    candidate schedule's availability profile and ``tb``, ``fb`` for the profile
-    of the jobs scheduled before a candidate slot; ``slots``, the candidate slots;
+    candidate schedule's availability profile, ``tb``, ``fb`` for the profile of
+    the jobs scheduled before a candidate slot and ``ta``, ``ua`` for the processors
+    used by the jobs from the slot on, each delayed by the new job's time;
+    ``slots``, the candidate slots;
     ``order`` and ``key``, the waiting jobs in the heuristic's order and their keys.
     """
 
@@ -199,6 +201,8 @@ class Plan(NamedTuple):
     f2: np.ndarray
     tb: np.ndarray
     fb: np.ndarray
+    ta: np.ndarray
+    ua: np.ndarray
     slots: np.ndarray
     order: np.ndarray
     key: np.ndarray
@@ -225,7 +229,8 @@ def slack_aux(jobs: Columns, params: SlackParams) -> Slack:
     room = 4 * n + 2
     plan = Plan(np.full(n, np.nan), np.empty(n), np.empty(n), np.zeros(n), np.zeros(n), np.zeros(n),
                 np.empty(room), np.empty(room, np.int64), np.empty(room), np.empty(room, np.int64),
-                np.empty(room), np.empty(n, np.int64), np.empty(n))
+                np.empty(room), np.empty(room, np.int64), np.empty(room), np.empty(n, np.int64),
+                np.empty(n))
     printed = params.fairness_exponent == "printed"
     weights = Weights(float(params.alpha_u), float(params.alpha_t), float(params.alpha_p),
                       float(params.alpha_p * params.alpha_f if printed else params.alpha_f),
@@ -313,6 +318,27 @@ def _copy(t_from, f_from, t_to, f_to, m):
 
 
 @njit(cache=True)
+def _merge(tb, fb, mb, ta, ua, ma, t2, f2):
+    """The profile ``fb − ua`` into ``t2``, ``f2``: free processors ``tb``/``fb`` less those
+    used in ``ta``/``ua`` (both start at the same time); returns its length."""
+    x, y, m = 0, 0, 0
+    while x < mb or y < ma:
+        if y == ma or (x < mb and tb[x] < ta[y]):
+            t2[m] = tb[x]
+            x += 1
+        elif x == mb or ta[y] < tb[x]:
+            t2[m] = ta[y]
+            y += 1
+        else:
+            t2[m] = tb[x]
+            x += 1
+            y += 1
+        f2[m] = fb[x - 1] - ua[y - 1]
+        m += 1
+    return m
+
+
+@njit(cache=True)
 def _beyond(price, rest, best, scale):
     """Whether a price of at least ``price + rest`` is above ``best`` by more than any rounding
     of the sums (``scale``: the sum of the magnitudes of the lower bounds in ``rest``)."""
@@ -325,9 +351,10 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring).
 
     The candidate slots are visited in ascending order; the profile of the jobs
-    scheduled before the slot (``tb``, ``fb``) grows as the slot advances, so a slot
-    at which j does not fit costs one look-up, and a slot's schedule starts from a
-    copy of it. Nothing is allocated (``plan`` holds the work room).
+    scheduled before the slot (``tb``, ``fb``) grows and that of the delayed jobs
+    from the slot on (``ta``, ``ua``) shrinks as the slot advances, so a slot at
+    which j does not fit costs one look-up, and a slot's delayed schedule is one
+    merge of the two. Nothing is allocated (``plan`` holds the work room).
     """
     te, new_te, best_te, p, s0, s = plan.te, plan.new_te, plan.best_te, plan.p, plan.s0, plan.s
     t2, f2, tb, fb, order = plan.t2, plan.f2, plan.tb, plan.fb, plan.order
@@ -362,6 +389,11 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     slots = plan.slots
     n_slots = _slots(w, nw, m0, times, te, req, slots)
     mb = _copy(times, free, tb, fb, m0)  # running jobs and the waiting jobs before ts
+    ta, ua = plan.ta, plan.ua  # the waiting jobs from ts on, delayed by d_j
+    ta[0], ua[0], ma = t, 0, 1
+    for k in range(nw):
+        i = w[k]
+        ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], procs[i])
     previous = -np.inf
     for q in range(n_slots):
         ts = slots[q]
@@ -371,6 +403,7 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
             i = w[k]
             if te[i] == previous:
                 mb = _core.add_interval(tb, fb, mb, te[i], te[i] + req[i], -procs[i])
+                ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
         previous = ts
         if not _core.fits_at(tb, fb, mb, ts, n_j, d_j):
             continue
@@ -383,12 +416,8 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
             continue
         # j at ts, every waiting job from ts on delayed by d_j (feasible: the jobs before ts
         # only end after it)
-        m = _copy(tb, fb, t2, f2, mb)
+        m = _merge(tb, fb, mb, ta, ua, ma, t2, f2)
         m = _core.add_interval(t2, f2, m, ts, ts + d_j, -n_j)
-        for k in range(nw):
-            i = w[k]
-            if te[i] >= ts:
-                m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
         moved = 0
         for k in range(nw):  # compress the delayed jobs in the heuristic's order
             i = order[k]
