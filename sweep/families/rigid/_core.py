@@ -26,8 +26,8 @@ policy's queue-order hook (:func:`submit_order` and :func:`order_queue`).
 kernel in each policy's file, so the pass and the order hook are compile-time
 constants there: numba's on-disk cache cannot hold a kernel that receives a
 compiled function at run time. Every kernel is compiled without reference
-counting (:data:`sweep.families._numba.NO_REFCOUNT`); the slack pass's one
-allocating function says so itself (``_slack._insert``).
+counting (:data:`sweep.families._numba.NO_REFCOUNT`) and allocates nothing:
+the passes' work room comes with their state.
 The functions called at every event (:func:`advance`, :func:`start_job`,
 :func:`start_heads`, :func:`drop_started`, :func:`running_profile`,
 :func:`start_reserved`) are inlined too, and so compiled with the kernel's
