@@ -387,6 +387,10 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     best_ts = _core.earliest_fit(t2, f2, m, n_j, d_j)
     best = (best_ts - t) ** weights.alpha_t * n_j ** weights.alpha_u if j >= 0 else 0.0
     best_moved = 0
+    if nw == 0:  # nobody to move: a later slot costs at least as much (ties: the first schedule)
+        if j >= 0:
+            te[j] = best_ts
+        return
     for k in range(nw):
         best_te[w[k]] = te[w[k]]
     # a lower bound of each waiting job's cost (§2.1: a move-up costs less than nothing): its
