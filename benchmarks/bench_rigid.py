@@ -8,7 +8,12 @@ median are printed. Targets (issue 4): EASY >= 400,000 jobs/s, conservative >=
 
 ``slack``: slack-based backfilling per configuration of Talby & Feitelson 1999 Table 5 (the
 five heuristics, equal priorities and every fifth job at UP = PP = 1), whole
-trace, best and median of ``--repeat``: seconds a configuration and jobs/s.
+trace, best of ``--repeat``: seconds a configuration (wall and process CPU) and jobs/s.
+With ``--baseline DIR`` (a checkout of an earlier commit, e.g. ``git worktree add
+../base main --detach``) the same configurations run first on that code, in a
+subprocess with ``PYTHONPATH=DIR``, then on this one: both timings, their ratio,
+the load average around each, and whether every start time of every
+configuration is the same (issue 17).
 
 ``sweep``: a ``--levels``³-point α/SF sweep (default 10³ = 1,000 points:
 slack_factor 1..10 × α_u × α_t in 0.1..1.0; AST, AWT = 2401 s, the paper's
@@ -17,7 +22,7 @@ local Ray started and stopped by the sweep, as the command line does):
 total seconds and points/s.
 
     python benchmarks/bench_rigid.py [policies|slack|sweep ...] [--processors 128] [--repeat 20]
-        [--levels 10] [--workers N]
+        [--levels 10] [--workers N] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -32,6 +39,8 @@ from pathlib import Path
 
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
+import numpy as np  # noqa: E402
 
 import sweep  # noqa: E402
 from sweep.families import load_families  # noqa: E402
@@ -73,17 +82,73 @@ def policies(processors: int, repeat: int) -> None:
               f"{target}")
 
 
-def slack(processors: int, repeat: int) -> None:
-    """Seconds a slack configuration: TF99 Table 5's heuristics × equal / unequal priorities."""
+def _slack_runs(processors: int, repeat: int) -> dict[str, tuple[float, float, np.ndarray]]:
+    """Per Table 5 configuration: best wall and best CPU seconds of ``repeat`` runs after a
+    warm-up, and the start times."""
     trace = read_swf(KTH)
-    print(f"slack (SF 3, AWT 2401 s, α = 1), KTH whole trace, {processors} processors, "
-          f"best/median of {repeat}; target < 10 s a configuration")
-    for every, label in ((0, "equal"), (5, "every 5th UP=PP=1")):
+    out = {}
+    for every in (0, 5):
         jobs = prepare(trace, processors=processors, priority_every=every)
         for heuristic in HEURISTICS:
-            best, median = _best_median(_schedule(jobs, "slack", {"heuristic": heuristic}), repeat)
-            print(f"  {heuristic:>3} {label:>17}: {best:6.3f} s best {median:6.3f} s median "
-                  f"({len(jobs) / best:9,.0f} jobs/s)")
+            call = _schedule(jobs, "slack", {"heuristic": heuristic})
+            start = call()
+            wall, cpu = [], []
+            for _ in range(repeat):
+                t0, c0 = time.perf_counter(), time.process_time()
+                call()
+                wall.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0)
+            out[f"{heuristic}/{every}"] = (min(wall), min(cpu), start)
+    return out
+
+
+def _dump_slack(processors: int, repeat: int, path: str) -> None:
+    """:func:`_slack_runs` into an ``.npz`` (what ``--baseline`` runs on the other code)."""
+    runs = _slack_runs(processors, repeat)
+    np.savez(path, **{f"start:{k}": v[2] for k, v in runs.items()},
+             **{f"seconds:{k}": np.array(v[:2]) for k, v in runs.items()})
+
+
+def _load() -> str:
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def slack(processors: int, repeat: int, baseline: str | None = None) -> None:
+    """Seconds a slack configuration: TF99 Table 5's heuristics × equal / unequal priorities;
+    with ``baseline``, the same on that code first, and the start times compared."""
+    print(f"slack (SF 3, AWT 2401 s, α = 1), KTH whole trace, {processors} processors, "
+          f"best of {repeat}; target < 10 s a configuration")
+    before = None
+    if baseline:
+        print(f"  before: {baseline} ({_load()})")
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "before.npz")
+            env = dict(os.environ, PYTHONPATH=os.path.abspath(baseline))
+            subprocess.run([sys.executable, __file__, "slack", "--processors", str(processors),
+                            "--repeat", str(repeat), "--dump", path], env=env, check=True)
+            with np.load(path) as data:
+                before = {k: data[k] for k in data.files}
+    print(f"  after: {Path(sweep.__file__).parents[1]} ({_load()})")
+    after = _slack_runs(processors, repeat)
+    print(f"  done ({_load()})")
+    n = len(prepare(read_swf(KTH), processors=processors))
+    equal = compared = 0
+    for key, (wall, cpu, start) in after.items():
+        heuristic, every = key.split("/")
+        label = "equal" if every == "0" else "every 5th UP=PP=1"
+        line = (f"  {heuristic:>3} {label:>17}: {wall:6.3f} s wall {cpu:6.3f} s CPU "
+                f"({n / wall:9,.0f} jobs/s wall, {n / cpu:9,.0f} CPU)")
+        if before is not None:
+            old_wall, old_cpu = before[f"seconds:{key}"]
+            line += f"; before {old_wall:6.3f} s wall {old_cpu:6.3f} s CPU: x{old_cpu / cpu:.2f} CPU"
+            same = np.array_equal(before[f"start:{key}"], start)
+            equal += same
+            compared += start.size
+            line += "" if same else "  START TIMES DIFFER"
+        print(line)
+    if before is not None:
+        print(f"  start times compared: {compared:,} in {len(after)} configurations; "
+              f"{equal} of {len(after)} configurations identical")
 
 
 def alpha_sf_sweep(levels: int, workers: int | None) -> None:
@@ -115,11 +180,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--levels", type=int, default=10)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--baseline", default=None,
+                        help="slack: a checkout of earlier code to measure first, in a subprocess")
+    parser.add_argument("--dump", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.dump:
+        _dump_slack(args.processors, args.repeat, args.dump)
+        return
     if "policies" in args.parts:
         policies(args.processors, args.repeat)
     if "slack" in args.parts:
-        slack(args.processors, max(1, args.repeat // 4))
+        slack(args.processors, max(1, args.repeat // 4), args.baseline)
     if "sweep" in args.parts:
         alpha_sf_sweep(args.levels, args.workers)
 

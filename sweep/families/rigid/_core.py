@@ -26,8 +26,8 @@ policy's queue-order hook (:func:`submit_order` and :func:`order_queue`).
 kernel in each policy's file, so the pass and the order hook are compile-time
 constants there: numba's on-disk cache cannot hold a kernel that receives a
 compiled function at run time. Every kernel is compiled without reference
-counting (:data:`sweep.families._numba.NO_REFCOUNT`); the slack pass's one
-allocating function says so itself (``_slack._insert``).
+counting (:data:`sweep.families._numba.NO_REFCOUNT`) and allocates nothing:
+the passes' work room comes with their state.
 The functions called at every event (:func:`advance`, :func:`start_job`,
 :func:`start_heads`, :func:`drop_started`, :func:`running_profile`,
 :func:`start_reserved`) are inlined too, and so compiled with the kernel's
@@ -369,13 +369,34 @@ def earliest_fit(times, free, m, n, duration):
 def earliest_fit_from(times, free, m, n, duration, lo):
     """The earliest time ``>= lo`` (``lo`` >= the profile's start) from which ``n`` processors
     stay free for ``duration``: :func:`earliest_fit` with a lower bound."""
-    return _fit_from(times, free, m, n, duration, np.searchsorted(times[:m], lo, side="right") - 1, lo)
+    return _fit_from(times, free, m, n, duration, _step(times, m, lo), lo)
+
+
+@njit(cache=True)
+def _first_at_or_after(times, m, x):
+    """The first index ``k < m`` with ``times[k] >= x``, or ``m`` (a binary search: the profile's
+    times are sorted and never NaN, which ``np.searchsorted`` would have to check)."""
+    lo, hi = 0, m
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if times[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
+def _step(times, m, x):
+    """Index of the profile step containing ``x`` (``x`` >= the profile's start)."""
+    k = _first_at_or_after(times, m, x)
+    return k if k < m and times[k] == x else k - 1
 
 
 @njit(cache=True)
 def fits_at(times, free, m, s, n, duration):
     """Whether ``n`` processors stay free over ``[s, s + duration)`` (``s`` >= the start)."""
-    k = np.searchsorted(times[:m], s, side="right") - 1
+    k = _step(times, m, s)
     e = s + duration
     while k < m and times[k] < e:
         if free[k] < n:
@@ -385,17 +406,14 @@ def fits_at(times, free, m, s, n, duration):
 
 
 @njit(cache=True)
-def _breakpoint(times, free, m, x):
-    """Index of a breakpoint at ``x`` (inserted, copying the free count, if absent)."""
-    k = np.searchsorted(times[:m], x)
-    if k < m and times[k] == x:
-        return k, m
+def _open_at(times, free, m, k, x, value):
+    """Insert a breakpoint at ``x`` as index ``k`` with ``value`` free processors."""
     for i in range(m, k, -1):
         times[i] = times[i - 1]
         free[i] = free[i - 1]
     times[k] = x
-    free[k] = free[k - 1]
-    return k, m + 1
+    free[k] = value
+    return m + 1
 
 
 @njit(cache=True)
@@ -403,10 +421,16 @@ def add_interval(times, free, m, s, e, delta):
     """Add ``delta`` free processors over ``[s, e)`` (``s`` >= the profile's start).
 
     ``delta = -n`` reserves ``n`` processors, ``+n`` releases them. Returns the
-    profile's new length.
+    profile's new length. One search, then one pass from ``s`` to ``e``: breakpoints
+    at ``s`` and ``e`` are added where absent, each copying the count it splits.
     """
-    a, m = _breakpoint(times, free, m, s)
-    b, m = _breakpoint(times, free, m, e)
-    for k in range(a, b):
-        free[k] += delta
+    a = _first_at_or_after(times, m, s)
+    if a == m or times[a] != s:
+        m = _open_at(times, free, m, a, s, free[a - 1])
+    b = a
+    while b < m and times[b] < e:
+        free[b] += delta
+        b += 1
+    if b == m or times[b] != e:
+        m = _open_at(times, free, m, b, e, free[b - 1] - delta)
     return m

@@ -102,6 +102,21 @@ Arrivals at one timestamp are inserted one by one in trace order; a job whose
 scheduled start is now starts (the event order of
 :mod:`~sweep.families.rigid._core`). The pass keeps the queue in submit order:
 its heuristics break ties by arrival.
+
+How insert(j) is computed (issue 17; none of it changes a schedule: the start
+times of 177 configurations of the TF99 presets on the whole KTH trace are
+those of the direct computation, and ``tests/naive/slack.py`` is the direct
+computation in plain Python). The slots are visited in ascending order while
+two profiles are kept: the jobs scheduled before the slot (they only grow) and
+the delayed jobs from the slot on (they only shrink), so a slot's delayed
+schedule is one merge of the two rather than a rebuild. A slot is skipped, and
+a compression stopped, when a lower bound of its price is above the best price
+so far by more than any rounding of the sums: the bound of each moved job's
+cost is its cost if it started at its earliest start beside the running jobs
+alone (the cost grows with the delay, and no job can start earlier than
+that), or 0 when it may not move up; the bound is dropped when a negative
+priority ratio would make the cost fall with the delay. Nothing is allocated
+in the pass: its work room is in :class:`Plan`.
 """
 
 from __future__ import annotations
@@ -181,8 +196,15 @@ class Weights(NamedTuple):
 
 
 class Plan(NamedTuple):
-    """Per job: scheduled start ``te`` (and two candidate copies), ``p``, ``s0``, slack ``s``;
-    ``t2``, ``f2``: room for a second availability profile."""
+    """Per job: scheduled start ``te`` (and two candidate copies), ``p``, ``s0``, slack ``s``.
+
+    Work room, so that the pass allocates nothing: ``t2``, ``f2`` for the
+    candidate schedule's availability profile, ``tb``, ``fb`` for the profile of
+    the jobs scheduled before a candidate slot and ``ta``, ``ua`` for the processors
+    used by the jobs from the slot on, each delayed by the new job's time;
+    ``slots``, the candidate slots;
+    ``order`` and ``key``, the waiting jobs in the heuristic's order and their keys.
+    """
 
     te: np.ndarray
     new_te: np.ndarray
@@ -192,6 +214,13 @@ class Plan(NamedTuple):
     s: np.ndarray
     t2: np.ndarray
     f2: np.ndarray
+    tb: np.ndarray
+    fb: np.ndarray
+    ta: np.ndarray
+    ua: np.ndarray
+    slots: np.ndarray
+    order: np.ndarray
+    key: np.ndarray
 
 
 class Slack(NamedTuple):
@@ -214,7 +243,9 @@ def slack_aux(jobs: Columns, params: SlackParams) -> Slack:
     n = len(jobs.submit)
     room = 4 * n + 2
     plan = Plan(np.full(n, np.nan), np.empty(n), np.empty(n), np.zeros(n), np.zeros(n), np.zeros(n),
-                np.empty(room), np.empty(room, np.int64))
+                np.empty(room), np.empty(room, np.int64), np.empty(room), np.empty(room, np.int64),
+                np.empty(room), np.empty(room, np.int64), np.empty(room), np.empty(n, np.int64),
+                np.empty(n))
     printed = params.fairness_exponent == "printed"
     weights = Weights(float(params.alpha_u), float(params.alpha_t), float(params.alpha_p),
                       float(params.alpha_p * params.alpha_f if printed else params.alpha_f),
@@ -250,87 +281,171 @@ def _cost(i, delay, p_new, procs, p, s0, s, weights):
 
 
 @njit(cache=True)
-def _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic):
-    """The waiting jobs ``w[:nw]`` in the heuristic's order (ties: arrival)."""
-    key = np.empty(nw)
+def _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic, order, key):
+    """The waiting jobs ``w[:nw]`` in the heuristic's order into ``order[:nw]`` (ties: arrival,
+    as ``w`` is in arrival order): a stable insertion sort by ``key``, in place."""
     for k in range(nw):
         i = w[k]
         if heuristic == AST:
-            key[k] = te[i]
+            x = te[i]
         elif heuristic == AAT:
-            key[k] = i
+            x = float(i)
         elif heuristic == DU:
-            key[k] = -procs[i] * req[i]
+            x = -procs[i] * req[i]
         elif heuristic == DC:
-            key[k] = -_cost(i, 1.0, p_new, procs, p, s0, s, weights)
+            x = -_cost(i, 1.0, p_new, procs, p, s0, s, weights)
         else:
-            key[k] = -p[i]
-    return w[:nw][np.argsort(key, kind="mergesort")]
+            x = -p[i]
+        pos = k
+        while pos > 0 and key[pos - 1] > x:
+            key[pos] = key[pos - 1]
+            order[pos] = order[pos - 1]
+            pos -= 1
+        key[pos] = x
+        order[pos] = i
 
 
 @njit(cache=True)
-def _shifted(ts, d_j, n_j, w, nw, m0, times, free, t2, f2, te, req, procs):
-    """The profile with j at ``ts`` and every waiting job from ``ts`` on delayed by ``d_j``.
+def _slots(w, nw, m0, times, te, req, slots):
+    """The candidate slots of an insertion, ascending, into ``slots``; returns how many
+    (duplicates included: the caller skips them). The running profile's times
+    ``times[:m0]`` come sorted; the waiting jobs' starts and ends are sorted in."""
+    for k in range(m0):
+        slots[k] = times[k]
+    n = m0
+    for k in range(nw):
+        for x in (te[w[k]], te[w[k]] + req[w[k]]):
+            pos = n
+            while pos > 0 and slots[pos - 1] > x:
+                slots[pos] = slots[pos - 1]
+                pos -= 1
+            slots[pos] = x
+            n += 1
+    return n
 
-    Returns its length, or -1 when j does not fit at ``ts`` beside the running
-    jobs and the waiting jobs scheduled before ``ts``. The delayed schedule is
-    always feasible (the jobs before ``ts`` only end after it).
-    """
-    t2[:m0], f2[:m0] = times[:m0], free[:m0]
-    m = m0
-    for k in range(nw):
-        i = w[k]
-        if te[i] < ts:
-            m = _core.add_interval(t2, f2, m, te[i], te[i] + req[i], -procs[i])
-    if not _core.fits_at(t2, f2, m, ts, n_j, d_j):
-        return -1
-    m = _core.add_interval(t2, f2, m, ts, ts + d_j, -n_j)
-    for k in range(nw):
-        i = w[k]
-        if te[i] >= ts:
-            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
+
+@njit(cache=True)
+def _copy(t_from, f_from, t_to, f_to, m):
+    for k in range(m):
+        t_to[k] = t_from[k]
+        f_to[k] = f_from[k]
     return m
 
 
-@njit(cache=True, _nrt=True)
-def _insert(j, t, w, nw, m0, times, free, t2, f2, te, new_te, best_te, req, procs, p, s0, s,
-            weights, heuristic, clamp, tie_moved, regain):
+@njit(cache=True)
+def _merge(tb, fb, mb, ta, ua, ma, t2, f2):
+    """The profile ``fb − ua`` into ``t2``, ``f2``: free processors ``tb``/``fb`` less those
+    used in ``ta``/``ua`` (both start at the same time); returns its length."""
+    x, y, m = 0, 0, 0
+    while x < mb or y < ma:
+        if y == ma or (x < mb and tb[x] < ta[y]):
+            t2[m] = tb[x]
+            x += 1
+        elif x == mb or ta[y] < tb[x]:
+            t2[m] = ta[y]
+            y += 1
+        else:
+            t2[m] = tb[x]
+            x += 1
+            y += 1
+        f2[m] = fb[x - 1] - ua[y - 1]
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _beyond(price, rest, best, scale):
+    """Whether a price of at least ``price + rest`` is above ``best`` by more than any rounding
+    of the sums (``scale``: the sum of the magnitudes of the lower bounds in ``rest``)."""
+    return price + rest > best + 1e-9 * (scale + abs(price) + abs(best))
+
+
+@njit(cache=True)
+def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, clamp, tie_moved,
+            regain):
     """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring).
 
-    The one function of the pass that allocates (its candidate orders and time
-    slots), and it frees all of it before it returns: it is compiled with
-    numba's runtime (``_nrt=True``) whoever calls it, since numba's callees
-    otherwise inherit the caller's setting, so that the slack kernel itself
-    runs without reference counting like the others.
+    The candidate slots are visited in ascending order; the profile of the jobs
+    scheduled before the slot (``tb``, ``fb``) grows and that of the delayed jobs
+    from the slot on (``ta``, ``ua``) shrinks as the slot advances, so a slot at
+    which j does not fit costs one look-up, and a slot's delayed schedule is one
+    merge of the two. Nothing is allocated (``plan`` holds the work room).
     """
+    te, new_te, best_te, p, s0, s = plan.te, plan.new_te, plan.best_te, plan.p, plan.s0, plan.s
+    t2, f2, tb, fb, order = plan.t2, plan.f2, plan.tb, plan.fb, plan.order
     n_j = procs[j] if j >= 0 else 0
     d_j = req[j] if j >= 0 else 0.0
     p_new = p[j] if j >= 0 else np.nan
     quota = j >= 0 and s0[j] == np.inf
     clamp = clamp and j >= 0  # the dummy job of Remove() compresses: its move-ups are the profit
-    order = _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic)
+    _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic, order, plan.key)
     # conservative's schedule: j at its earliest fit, nobody moved (§2.1: always finite)
-    m = _shifted(np.inf, d_j, 0, w, nw, m0, times, free, t2, f2, te, req, procs)
+    m = _copy(times, free, t2, f2, m0)
+    for k in range(nw):
+        i = w[k]
+        m = _core.add_interval(t2, f2, m, te[i], te[i] + req[i], -procs[i])
     best_ts = _core.earliest_fit(t2, f2, m, n_j, d_j)
     best = (best_ts - t) ** weights.alpha_t * n_j ** weights.alpha_u if j >= 0 else 0.0
     best_moved = 0
+    if nw == 0:  # nobody to move: a later slot costs at least as much (ties: the first schedule)
+        if j >= 0:
+            te[j] = best_ts
+        return
     for k in range(nw):
         best_te[w[k]] = te[w[k]]
-    slots = np.empty(m0 + 2 * nw)
-    slots[:m0] = times[:m0]
+    # a lower bound of each waiting job's cost (§2.1: a move-up costs less than nothing): its
+    # earliest start beside the running jobs alone (or its own start, when it may not move up);
+    # a slot, or the rest of a compression, whose price cannot come below the best by more
+    # than rounding is not worth finishing
+    bound, floor, scale = plan.key, 0.0, 0.0
     for k in range(nw):
-        slots[m0 + 2 * k] = te[w[k]]
-        slots[m0 + 2 * k + 1] = te[w[k]] + req[w[k]]
-    for ts in np.unique(slots):
-        m = _shifted(ts, d_j, n_j, w, nw, m0, times, free, t2, f2, te, req, procs)
-        if m < 0:
+        i = order[k]
+        lo = te[i] if clamp else _core.earliest_fit(times, free, m0, procs[i], req[i])
+        bound[k] = min(_cost(i, lo - te[i], p_new, procs, p, s0, s, weights), 0.0)
+        if j >= 0 and s0[i] != np.inf and p[i] / p_new < 0:
+            floor = -np.inf  # a negative priority ratio reverses the cost: no bound
+        scale -= bound[k]
+    slots = plan.slots
+    n_slots = _slots(w, nw, m0, times, te, req, slots)
+    mb = _copy(times, free, tb, fb, m0)  # running jobs and the waiting jobs before ts
+    ta, ua = plan.ta, plan.ua  # the waiting jobs from ts on, delayed by d_j
+    ta[0], ua[0], ma = t, 0, 1
+    for k in range(nw):
+        i = w[k]
+        ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], procs[i])
+    previous = -np.inf
+    for q in range(n_slots):
+        ts = slots[q]
+        if ts == previous:
+            continue
+        for k in range(nw):  # the jobs that start at the previous slot are now before ts
+            i = w[k]
+            if te[i] == previous:
+                mb = _core.add_interval(tb, fb, mb, te[i], te[i] + req[i], -procs[i])
+                ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
+        previous = ts
+        if not _core.fits_at(tb, fb, mb, ts, n_j, d_j):
             continue
         price = (ts - t) ** weights.alpha_t * n_j ** weights.alpha_u if j >= 0 else 0.0
+        rest = floor
+        for k in range(nw):
+            if te[order[k]] >= ts:
+                rest += bound[k]
+        if _beyond(price, rest, best, scale):
+            continue
+        # j at ts, every waiting job from ts on delayed by d_j (feasible: the jobs before ts
+        # only end after it)
+        m = _merge(tb, fb, mb, ta, ua, ma, t2, f2)
+        m = _core.add_interval(t2, f2, m, ts, ts + d_j, -n_j)
         moved = 0
-        for i in order:  # compress the delayed jobs in the heuristic's order
+        for k in range(nw):  # compress the delayed jobs in the heuristic's order
+            i = order[k]
             new_te[i] = te[i]
             if te[i] < ts:
                 continue
+            if _beyond(price, rest, best, scale):
+                price = np.inf
+                break
             m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], procs[i])
             if clamp:
                 new_te[i] = _core.earliest_fit_from(t2, f2, m, procs[i], req[i], te[i])
@@ -343,10 +458,11 @@ def _insert(j, t, w, nw, m0, times, free, t2, f2, te, new_te, best_te, req, proc
                 break
             moved += delay > 0 or (tie_moved and delay < 0)
             price += _cost(i, delay, p_new, procs, p, s0, s, weights)
+            rest -= bound[k]
         if price < best or (price == best and moved < best_moved):
             best, best_moved, best_ts = price, moved, ts
-            for i in order:
-                best_te[i] = new_te[i]
+            for k in range(nw):
+                best_te[order[k]] = new_te[order[k]]
     for k in range(nw):
         i = w[k]
         s[i] -= best_te[i] - te[i] if regain else max(best_te[i] - te[i], 0.0)
@@ -395,7 +511,7 @@ def _slack(t, completion, new, jobs, state, plan, weights, sf, awt, heuristic, c
     """
     if running_awt[1] > 0:
         awt = (awt + running_awt[0]) / running_awt[1]
-    te, new_te, best_te, p, s0, s, t2, f2 = plan
+    te, p, s0, s, t2, f2 = plan.te, plan.p, plan.s0, plan.s, plan.t2, plan.f2
     queue, times, free = state.queue, state.times, state.free
     req, procs, base = jobs.requested, jobs.procs, jobs.priority
     nq = state.counts[0].waiting
@@ -403,14 +519,14 @@ def _slack(t, completion, new, jobs, state, plan, weights, sf, awt, heuristic, c
     if completion == COMPRESS:
         _compress(queue, nq - new, m0, times, free, t2, f2, te, req, procs)
     elif completion == REMOVE:
-        _insert(-1, t, queue, nq - new, m0, times, free, t2, f2, te, new_te, best_te,
-                req, procs, p, s0, s, weights, heuristic, clamp, tie_moved, regain)
+        _insert(-1, t, queue, nq - new, m0, times, free, plan, req, procs, weights, heuristic, clamp,
+                tie_moved, regain)
     for k in range(nq - new, nq):
         j = queue[k]
         p[j], s0[j] = _priority_slack(base[j], 0.5, sf, awt)
         s[j] = s0[j]
-        _insert(j, t, queue, k, m0, times, free, t2, f2, te, new_te, best_te,
-                req, procs, p, s0, s, weights, heuristic, clamp, tie_moved, regain)
+        _insert(j, t, queue, k, m0, times, free, plan, req, procs, weights, heuristic, clamp,
+                tie_moved, regain)
         p[j], s0[j] = _priority_slack(base[j], min((te[j] - t) / (2.0 * awt), 1.0), sf, awt)
         s[j] = s0[j]  # SP recomputed once
     if running_awt[1] > 0:
