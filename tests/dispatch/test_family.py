@@ -31,7 +31,7 @@ def test_variables_are_declared_once_with_units():
     assert len(names) == len(set(names))
     for variable in FAMILY.variables:
         assert variable.units and variable.long_name
-        assert variable.dims in ((), ("host",))
+        assert variable.dims in ((), ("host",), ("batch",))
     assert {"mean_response", "mean_wait", "mean_slowdown", "var_slowdown", "utilization", "jobs",
             "saturated", "host_load_fraction", "host_job_fraction",
             "host_mean_slowdown"} <= set(names)
