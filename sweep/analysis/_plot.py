@@ -12,6 +12,7 @@ POLICY_LABELS = {
     "random": "Random", "round_robin": "Round-Robin", "shortest_queue": "Shortest-Queue",
     "lwl": "Least-Work-Left", "central_queue": "Central-Queue", "sita_e": "SITA-E",
     "sita_u_opt": "SITA-U-opt", "sita_u_fair": "SITA-U-fair", "sita_u_rule": "SITA-U rule (ρ/2)",
+    "power_of_d": "Power of d",
 }
 MARKERS = "os^vD<>px"
 
