@@ -53,6 +53,18 @@ def response_ratio(ds: xr.Dataset) -> xr.DataArray:
     return out
 
 
+def replication_means(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray]:
+    """Mean response, its 90% half-width and the saturated flag per point: with replications, the
+    means over them, the half-widths over √count and saturated if any replication is."""
+    response, halfwidth = ds["mean_response"], ds["mean_response_hw90"]
+    saturated = ds["saturated"].astype(bool)
+    if "replication" in response.dims:
+        count = response.sizes["replication"]
+        response, saturated = response.mean("replication"), saturated.any("replication")
+        halfwidth = np.sqrt((halfwidth ** 2).mean("replication") / count)
+    return response, halfwidth, saturated
+
+
 def ratio_interval(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, xr.DataArray]:
     """The ratio to EQS, its 90% half-width, and whether the policy's and EQS's points are saturated.
 
@@ -63,12 +75,7 @@ def ratio_interval(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataA
     EQS over itself (without overhead) is exactly 1, half-width 0.
     With replications, the means over them and their half-widths over √count.
     """
-    response, halfwidth = ds["mean_response"], ds["mean_response_hw90"]
-    saturated = ds["saturated"].astype(bool)
-    if "replication" in response.dims:
-        count = response.sizes["replication"]
-        response, saturated = response.mean("replication"), saturated.any("replication")
-        halfwidth = np.sqrt((halfwidth ** 2).mean("replication") / count)
+    response, halfwidth, saturated = replication_means(ds)
     base, base_hw, base_saturated = (x.sel(policy="eqs") for x in (response, halfwidth, saturated))
     if "repartition_overhead" in response.dims:
         base, base_hw, base_saturated = (x.sel(repartition_overhead=0.0)

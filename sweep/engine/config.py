@@ -265,12 +265,13 @@ def _plain_list(value: str) -> list[Any] | None:
     return [_plain_item(item) for item in items]
 
 
-def flatten_grid(grid: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """A nested ``grid`` section as {dotted key: values}; lists are leaves."""
+def flatten_keys(section: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested section (``grid``, ``design.params``: Hydra's dotted overrides nest) as
+    {dotted key: value}; lists are leaves."""
     flat: dict[str, Any] = {}
-    for name, value in grid.items():
+    for name, value in section.items():
         if isinstance(value, Mapping):
-            flat.update(flatten_grid(value, f"{prefix}{name}."))
+            flat.update(flatten_keys(value, f"{prefix}{name}."))
         else:
             flat[f"{prefix}{name}"] = value
     return flat
@@ -323,7 +324,7 @@ def compose(overrides: Sequence[str]) -> DictConfig:
 def _config_grid(cfg: DictConfig) -> dict[str, Any]:
     """The ``grid`` section of a composed config (an experiment's axes), flat, keys as :func:`grid_key`."""
     grid = cfg.get("grid")  # None after ``~grid``
-    flat = flatten_grid(OmegaConf.to_container(grid, resolve=True) if grid is not None else {})
+    flat = flatten_keys(OmegaConf.to_container(grid, resolve=True) if grid is not None else {})
     return {grid_key(key): values for key, values in flat.items()}
 
 

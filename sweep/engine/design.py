@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from sweep.engine.config import flatten_keys
 from sweep.families import param
 from sweep.families._params import check_params
 
@@ -179,17 +180,6 @@ class DesignError(ValueError):
     """A bad design option (the grid turns it into a ConfigError)."""
 
 
-def flatten_params(params: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``design.params`` as {dotted key: range}: Hydra's dotted overrides nest, lists are leaves."""
-    flat: dict[str, Any] = {}
-    for name, value in params.items():
-        if isinstance(value, Mapping):
-            flat.update(flatten_params(value, f"{prefix}{name}."))
-        else:
-            flat[f"{prefix}{name}"] = value
-    return flat
-
-
 def _range(key: str, bounds: Any) -> tuple[float, float]:
     number = (int, float)
     if (not isinstance(bounds, list | tuple) or len(bounds) != 2
@@ -210,7 +200,7 @@ def read_options(section: Mapping[str, Any]) -> tuple[str, Any, dict[str, tuple[
     options = check_params(sampler.options, section, section="design", owner=f"design {name!r}")
     if sampler.draw is None:
         return name, options, {}
-    ranges = {key: _range(key, bounds) for key, bounds in flatten_params(options.params).items()}
+    ranges = {key: _range(key, bounds) for key, bounds in flatten_keys(options.params).items()}
     if not ranges:
         raise DesignError(f"design={name} needs parameters: design.params.<config key>=[low,high], "
                           f"e.g. design.params.load=[0.3,0.8]")

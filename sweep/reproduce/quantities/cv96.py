@@ -38,12 +38,7 @@ def _ratio(ds: xr.Dataset, policy: str, baseline: str) -> tuple[xr.DataArray, xr
     half-width (the two relative half-widths in quadrature, as :func:`sweep.analysis.cv96.ratio_interval`)
     and the saturation rule of the module docstring. With replications, their means (half-widths
     over √count)."""
-    response, half = ds["mean_response"], ds["mean_response_hw90"]
-    saturated = ds["saturated"].astype(bool)
-    if "replication" in response.dims:
-        count = response.sizes["replication"]
-        response, saturated = response.mean("replication"), saturated.any("replication")
-        half = np.sqrt((half ** 2).mean("replication") / count)
+    response, half, saturated = cv96.replication_means(ds)
     top, bottom = response.sel(policy=policy, drop=True), response.sel(policy=baseline, drop=True)
     relative = np.hypot(half.sel(policy=policy, drop=True) / top,
                         half.sel(policy=baseline, drop=True) / bottom)
