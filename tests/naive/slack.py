@@ -20,25 +20,9 @@ from __future__ import annotations
 
 import math
 
+from naive.rigid import _earliest, _fits
+
 HEURISTICS = ("ast", "aat", "du", "dc", "dp")
-
-
-def _free_at(x, P, holdings):
-    return P - sum(n for s, e, n in holdings if s <= x < e)
-
-
-def _fits(s, d, n, P, holdings):
-    """``n`` processors free throughout ``[s, s + d)``: free only drops where a holding starts."""
-    points = [s] + [a for a, _, _ in holdings if s < a < s + d]
-    return all(_free_at(x, P, holdings) >= n for x in points)
-
-
-def _earliest(lo, d, n, P, holdings):
-    """Earliest ``x >= lo`` from which ``n`` processors stay free for ``d``."""
-    for x in sorted({lo} | {e for _, e, _ in holdings if e > lo}):
-        if _fits(x, d, n, P, holdings):
-            return x
-    raise AssertionError("no feasible start")
 
 
 def _priority_slack(base, sp, opt):
