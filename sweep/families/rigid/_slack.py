@@ -200,10 +200,14 @@ class Plan(NamedTuple):
 
     Work room, so that the pass allocates nothing: ``t2``, ``f2`` for the
     candidate schedule's availability profile, ``tb``, ``fb`` for the profile of
-    the jobs scheduled before a candidate slot and ``ta``, ``ua`` for the processors
-    used by the jobs from the slot on, each delayed by the new job's time;
+    the jobs scheduled before a candidate slot, ``ta``, ``ua`` for the processors
+    used by the jobs from the slot on, each delayed by the new job's time, and
+    ``tc``, ``uc`` for those used by their cores (:func:`_cores`);
     ``slots``, the candidate slots;
-    ``order`` and ``key``, the waiting jobs in the heuristic's order and their keys.
+    ``order`` and ``key``, the waiting jobs in the heuristic's order and their keys;
+    ``by_start``, positions in ``order`` by scheduled start;
+    ``size_term``, ``ratio_term``, ``fairness_term``: per job, the factors of its cost
+    (§2.3) that do not depend on its delay, for the insertion under way.
     """
 
     te: np.ndarray
@@ -218,9 +222,15 @@ class Plan(NamedTuple):
     fb: np.ndarray
     ta: np.ndarray
     ua: np.ndarray
+    tc: np.ndarray
+    uc: np.ndarray
     slots: np.ndarray
     order: np.ndarray
     key: np.ndarray
+    by_start: np.ndarray
+    size_term: np.ndarray
+    ratio_term: np.ndarray
+    fairness_term: np.ndarray
 
 
 class Slack(NamedTuple):
@@ -244,8 +254,9 @@ def slack_aux(jobs: Columns, params: SlackParams) -> Slack:
     room = 4 * n + 2
     plan = Plan(np.full(n, np.nan), np.empty(n), np.empty(n), np.zeros(n), np.zeros(n), np.zeros(n),
                 np.empty(room), np.empty(room, np.int64), np.empty(room), np.empty(room, np.int64),
-                np.empty(room), np.empty(room, np.int64), np.empty(room), np.empty(n, np.int64),
-                np.empty(n))
+                np.empty(room), np.empty(room, np.int64), np.empty(room), np.empty(room, np.int64),
+                np.empty(room), np.empty(n, np.int64),
+                np.empty(n), np.empty(n, np.int64), np.empty(n), np.empty(n), np.empty(n))
     printed = params.fairness_exponent == "printed"
     weights = Weights(float(params.alpha_u), float(params.alpha_t), float(params.alpha_p),
                       float(params.alpha_p * params.alpha_f if printed else params.alpha_f),
@@ -266,22 +277,48 @@ def _priority_slack(base, sp, sf, awt):
 
 
 @njit(cache=True)
-def _cost(i, delay, p_new, procs, p, s0, s, weights):
-    """§2.3: the cost of moving job ``i`` by ``delay`` in favour of a job of priority p_new.
-
-    ``p_new`` is NaN for the dummy timeless job (ratio 1). A job over quota
-    (``s0 = ∞``) costs nothing to move.
-    """
-    if s0[i] == np.inf:
-        return 0.0
-    ratio = 1.0 if np.isnan(p_new) else p[i] / p_new
-    weight = weights.zero_weight if s0[i] == 0.0 else s0[i] / max(s[i], 1.0)
-    return (procs[i] ** weights.alpha_u * np.sign(delay) * abs(delay) ** weights.alpha_t
-            * ratio ** weights.alpha_p * weight ** weights.fairness)
+def _power(x, a):
+    """``x ** a`` without the call when ``a == 1`` (the default exponents): the same number."""
+    return x if a == 1.0 else x ** a
 
 
 @njit(cache=True)
-def _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic, order, key):
+def _price_terms(w, nw, p_new, procs, p, s0, s, weights, plan):
+    """For one insertion (of a job of priority ``p_new``, NaN for the dummy timeless job:
+    ratio 1), the factors of each waiting job's cost (§2.3) that do not depend on its delay:
+    ``n^α_u``, ``(p_i/p)^α_p`` and ``(s0_i/s_i)^e`` (module docstring for s0 = 0).
+
+    Returns whether every cost grows with the delay: no factor is negative (or NaN), as a
+    negative priority ratio or a priority above 1 (s0 < 0) would make one."""
+    monotone = True
+    for k in range(nw):
+        i = w[k]
+        ratio = 1.0 if np.isnan(p_new) else p[i] / p_new
+        weight = weights.zero_weight if s0[i] == 0.0 else s0[i] / max(s[i], 1.0)
+        plan.size_term[i] = _power(float(procs[i]), weights.alpha_u)
+        plan.ratio_term[i] = _power(ratio, weights.alpha_p)
+        plan.fairness_term[i] = _power(weight, weights.fairness)
+        if s0[i] != np.inf and not (plan.ratio_term[i] >= 0.0 and plan.fairness_term[i] >= 0.0):
+            monotone = False
+    return monotone
+
+
+@njit(cache=True)
+def _cost(i, delay, plan, alpha_t):
+    """§2.3: the cost of moving job ``i`` by ``delay`` (:func:`_price_terms` of the insertion).
+    A job over quota (``s0 = ∞``) costs nothing to move."""
+    return _cost_of(i, delay, plan.s0, plan.size_term, plan.ratio_term, plan.fairness_term, alpha_t)
+
+
+@njit(cache=True, inline="always")
+def _cost_of(i, delay, s0, size_term, ratio_term, fairness_term, alpha_t):
+    if s0[i] == np.inf:
+        return 0.0
+    return size_term[i] * np.sign(delay) * _power(abs(delay), alpha_t) * ratio_term[i] * fairness_term[i]
+
+
+@njit(cache=True)
+def _order(w, nw, te, procs, req, p, plan, alpha_t, heuristic, order, key):
     """The waiting jobs ``w[:nw]`` in the heuristic's order into ``order[:nw]`` (ties: arrival,
     as ``w`` is in arrival order): a stable insertion sort by ``key``, in place."""
     for k in range(nw):
@@ -293,7 +330,7 @@ def _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic, order, ke
         elif heuristic == DU:
             x = -procs[i] * req[i]
         elif heuristic == DC:
-            x = -_cost(i, 1.0, p_new, procs, p, s0, s, weights)
+            x = -_cost(i, 1.0, plan, alpha_t)
         else:
             x = -p[i]
         pos = k
@@ -361,6 +398,121 @@ def _beyond(price, rest, best, scale):
 
 
 @njit(cache=True)
+def _slot_price(ts, t, n_j, weights):
+    """§2.3: the price of starting the new job (``n_j`` processors) at ``ts`` rather than now."""
+    return _power(ts - t, weights.alpha_t) * _power(float(n_j), weights.alpha_u)
+
+
+@njit(cache=True)
+def _by_start(order, nw, te, by_start):
+    """The positions ``0..nw-1`` of ``order`` by scheduled start into ``by_start``."""
+    for k in range(nw):
+        x = te[order[k]]
+        pos = k
+        while pos > 0 and te[order[by_start[pos - 1]]] > x:
+            by_start[pos] = by_start[pos - 1]
+            pos -= 1
+        by_start[pos] = k
+
+
+@njit(cache=True)
+def _bounds(nw, m0, times, free, plan, req, procs, clamp, alpha_t, monotone):
+    """A lower bound of each waiting job's cost into ``plan.key`` (by position in ``plan.order``):
+    its cost if it started at its earliest start beside the running jobs alone, or at its own
+    start when it may not move up; a delay costs at least nothing. Returns the bounds' sum and
+    the sum of their magnitudes (for :func:`_beyond`); the sum is −∞ unless every cost grows
+    with the delay (``monotone``, :func:`_price_terms`)."""
+    te, order, bound = plan.te, plan.order, plan.key
+    total, scale = 0.0 if monotone else -np.inf, 0.0
+    for k in range(nw):
+        i = order[k]
+        lo = te[i] if clamp else _core.earliest_fit(times, free, m0, procs[i], req[i])
+        bound[k] = min(_cost(i, lo - te[i], plan, alpha_t), 0.0)
+        total += bound[k]
+        scale -= bound[k]
+    return total, scale
+
+
+@njit(cache=True)
+def _cores(plan, w, nw, t, d_j, req, procs):
+    """The processors the waiting jobs hold in every candidate schedule in which none moves up,
+    into ``plan.tc``, ``plan.uc`` (used from ``t`` on); returns the profile's length.
+
+    A job delayed by at most ``d_j`` (a delayed job's slot stays free, so
+    compression never moves it further) holds ``[te + d_j, te + r)``, its core,
+    wherever it then starts; a job that is not delayed holds more."""
+    tc, uc = plan.tc, plan.uc
+    tc[0], uc[0], mc = t, 0, 1
+    for k in range(nw):
+        i = w[k]
+        if req[i] > d_j:
+            mc = _core.add_interval(tc, uc, mc, plan.te[i] + d_j, plan.te[i] + req[i], procs[i])
+    return mc
+
+
+@njit(cache=True)
+def _none_moves_up(plan, nw, mb, mc, ts, d_j, req, procs, first):
+    """Whether no waiting job from ``ts`` on can start before its scheduled start in any
+    candidate schedule from ``ts`` on (module docstring); tries position ``first`` of
+    ``plan.order`` first. Returns the answer and the position of a job that could (``first``
+    if none): the likeliest to stop the next proof.
+
+    Each such job is tried beside the running jobs, the jobs before ``ts`` and the cores
+    (:func:`_cores`) of the others: if none fits before its start there, then by induction
+    over the compression order none ever does, as every job then holds at least its core."""
+    te, order, t2, f2 = plan.te, plan.order, plan.t2, plan.f2
+    m = _merge(plan.tb, plan.fb, mb, plan.tc, plan.uc, mc, t2, f2)
+    for step in range(nw):
+        k = (first + step) % nw
+        i = order[k]
+        if te[i] < ts:
+            continue
+        core = req[i] > d_j
+        if core:
+            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + req[i], procs[i])
+        start = _core.earliest_fit(t2, f2, m, procs[i], req[i])
+        if core:
+            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + req[i], -procs[i])
+        if start < te[i]:
+            return False, k
+    return True, first
+
+
+@njit(cache=True, inline="always")
+def _compress_delayed(plan, nw, m, ts, d_j, price, rest, best, scale, req, procs, alpha_t, clamp,
+                      quota, tie_moved):
+    """Compress the waiting jobs delayed from ``ts`` (§2.4), in the heuristic's order, each to its
+    earliest start in the profile ``plan.t2``/``plan.f2`` (length ``m``: every job where it is
+    then, the new job at ``ts``). Their new starts go into ``plan.new_te``; returns the
+    candidate's price, ``price`` plus their costs (∞ when a delay exceeds a job's slack, or when
+    the remaining lower bounds ``rest`` show it cannot come below ``best``), and how many moved."""
+    te, new_te, s, t2, f2 = plan.te, plan.new_te, plan.s, plan.t2, plan.f2
+    order, bound = plan.order, plan.key
+    moved = 0
+    for k in range(nw):
+        i = order[k]
+        new_te[i] = te[i]
+        if te[i] < ts:
+            continue
+        if _beyond(price, rest, best, scale):
+            return np.inf, moved
+        m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], procs[i])
+        if clamp:
+            new_te[i] = _core.earliest_fit_from(t2, f2, m, procs[i], req[i], te[i])
+        else:
+            new_te[i] = _core.earliest_fit(t2, f2, m, procs[i], req[i])
+        m = _core.add_interval(t2, f2, m, new_te[i], new_te[i] + req[i], -procs[i])
+        delay = new_te[i] - te[i]
+        if delay > s[i] or (quota and delay > 0):
+            return np.inf, moved
+        moved += delay > 0 or (tie_moved and delay < 0)
+        price += _cost_of(i, delay, plan.s0, plan.size_term, plan.ratio_term, plan.fairness_term,
+                          alpha_t)
+        rest -= bound[k]
+    return price, moved
+
+
+@njit(cache=True)
 def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, clamp, tie_moved,
             regain):
     """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring).
@@ -371,21 +523,22 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     which j does not fit costs one look-up, and a slot's delayed schedule is one
     merge of the two. Nothing is allocated (``plan`` holds the work room).
     """
-    te, new_te, best_te, p, s0, s = plan.te, plan.new_te, plan.best_te, plan.p, plan.s0, plan.s
-    t2, f2, tb, fb, order = plan.t2, plan.f2, plan.tb, plan.fb, plan.order
+    te, best_te, p, s0 = plan.te, plan.best_te, plan.p, plan.s0
+    t2, f2, tb, fb, ta, ua, order = plan.t2, plan.f2, plan.tb, plan.fb, plan.ta, plan.ua, plan.order
     n_j = procs[j] if j >= 0 else 0
     d_j = req[j] if j >= 0 else 0.0
     p_new = p[j] if j >= 0 else np.nan
     quota = j >= 0 and s0[j] == np.inf
     clamp = clamp and j >= 0  # the dummy job of Remove() compresses: its move-ups are the profit
-    _order(w, nw, te, procs, req, p, s0, s, p_new, weights, heuristic, order, plan.key)
+    monotone = _price_terms(w, nw, p_new, procs, p, s0, plan.s, weights, plan)
+    _order(w, nw, te, procs, req, p, plan, weights.alpha_t, heuristic, order, plan.key)
     # conservative's schedule: j at its earliest fit, nobody moved (§2.1: always finite)
     m = _copy(times, free, t2, f2, m0)
     for k in range(nw):
         i = w[k]
         m = _core.add_interval(t2, f2, m, te[i], te[i] + req[i], -procs[i])
     best_ts = _core.earliest_fit(t2, f2, m, n_j, d_j)
-    best = (best_ts - t) ** weights.alpha_t * n_j ** weights.alpha_u if j >= 0 else 0.0
+    best = _slot_price(best_ts, t, n_j, weights) if j >= 0 else 0.0
     best_moved = 0
     if nw == 0:  # nobody to move: a later slot costs at least as much (ties: the first schedule)
         if j >= 0:
@@ -393,79 +546,62 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
         return
     for k in range(nw):
         best_te[w[k]] = te[w[k]]
-    # a lower bound of each waiting job's cost (§2.1: a move-up costs less than nothing): its
-    # earliest start beside the running jobs alone (or its own start, when it may not move up);
     # a slot, or the rest of a compression, whose price cannot come below the best by more
-    # than rounding is not worth finishing
-    bound, floor, scale = plan.key, 0.0, 0.0
-    for k in range(nw):
-        i = order[k]
-        lo = te[i] if clamp else _core.earliest_fit(times, free, m0, procs[i], req[i])
-        bound[k] = min(_cost(i, lo - te[i], p_new, procs, p, s0, s, weights), 0.0)
-        if j >= 0 and s0[i] != np.inf and p[i] / p_new < 0:
-            floor = -np.inf  # a negative priority ratio reverses the cost: no bound
-        scale -= bound[k]
-    slots = plan.slots
-    n_slots = _slots(w, nw, m0, times, te, req, slots)
+    # than rounding is not worth finishing; ``rest`` bounds the costs of the jobs from ts on
+    rest, scale = _bounds(nw, m0, times, free, plan, req, procs, clamp, weights.alpha_t, monotone)
+    n_slots = _slots(w, nw, m0, times, te, req, plan.slots)
     mb = _copy(times, free, tb, fb, m0)  # running jobs and the waiting jobs before ts
-    ta, ua = plan.ta, plan.ua  # the waiting jobs from ts on, delayed by d_j
-    ta[0], ua[0], ma = t, 0, 1
+    ta[0], ua[0], ma = t, 0, 1  # the waiting jobs from ts on, delayed by d_j
     for k in range(nw):
         i = w[k]
         ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], procs[i])
+    mc = _cores(plan, w, nw, t, d_j, req, procs)  # and their cores
+    _by_start(order, nw, te, plan.by_start)
+    before = 0  # the jobs of by_start scheduled before ts
+    no_move_up = clamp and monotone  # proven: nobody moves up, and no cost is negative
+    blocker = 0
     previous = -np.inf
     for q in range(n_slots):
-        ts = slots[q]
+        ts = plan.slots[q]
         if ts == previous:
             continue
-        for k in range(nw):  # the jobs that start at the previous slot are now before ts
-            i = w[k]
-            if te[i] == previous:
-                mb = _core.add_interval(tb, fb, mb, te[i], te[i] + req[i], -procs[i])
-                ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
         previous = ts
+        while before < nw and te[order[plan.by_start[before]]] < ts:
+            k = plan.by_start[before]
+            i = order[k]
+            mb = _core.add_interval(tb, fb, mb, te[i], te[i] + req[i], -procs[i])
+            ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
+            if req[i] > d_j:
+                mc = _core.add_interval(plan.tc, plan.uc, mc, te[i] + d_j, te[i] + req[i], -procs[i])
+            rest -= plan.key[k]
+            before += 1
         if not _core.fits_at(tb, fb, mb, ts, n_j, d_j):
             continue
-        price = (ts - t) ** weights.alpha_t * n_j ** weights.alpha_u if j >= 0 else 0.0
-        rest = floor
-        for k in range(nw):
-            if te[order[k]] >= ts:
-                rest += bound[k]
-        if _beyond(price, rest, best, scale):
-            continue
+        price = _slot_price(ts, t, n_j, weights) if j >= 0 else 0.0
+        # a candidate whose own price is above the best (or equal, the best moving nobody) wins
+        # only by moving a job up; once that is ruled out, so is every later slot
+        hopeless = price > best or (price == best and best_moved == 0)
+        if not no_move_up:
+            if _beyond(price, rest, best, scale):
+                continue
+            if hopeless and monotone:
+                no_move_up, blocker = _none_moves_up(plan, nw, mb, mc, ts, d_j, req, procs, blocker)
+        if no_move_up and hopeless:
+            break
         # j at ts, every waiting job from ts on delayed by d_j (feasible: the jobs before ts
         # only end after it)
         m = _merge(tb, fb, mb, ta, ua, ma, t2, f2)
         m = _core.add_interval(t2, f2, m, ts, ts + d_j, -n_j)
-        moved = 0
-        for k in range(nw):  # compress the delayed jobs in the heuristic's order
-            i = order[k]
-            new_te[i] = te[i]
-            if te[i] < ts:
-                continue
-            if _beyond(price, rest, best, scale):
-                price = np.inf
-                break
-            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + d_j + req[i], procs[i])
-            if clamp:
-                new_te[i] = _core.earliest_fit_from(t2, f2, m, procs[i], req[i], te[i])
-            else:
-                new_te[i] = _core.earliest_fit(t2, f2, m, procs[i], req[i])
-            m = _core.add_interval(t2, f2, m, new_te[i], new_te[i] + req[i], -procs[i])
-            delay = new_te[i] - te[i]
-            if delay > s[i] or (quota and delay > 0):
-                price = np.inf
-                break
-            moved += delay > 0 or (tie_moved and delay < 0)
-            price += _cost(i, delay, p_new, procs, p, s0, s, weights)
-            rest -= bound[k]
+        price, moved = _compress_delayed(plan, nw, m, ts, d_j, price, 0.0 if no_move_up else rest,
+                                         best, scale, req, procs, weights.alpha_t, clamp, quota,
+                                         tie_moved)
         if price < best or (price == best and moved < best_moved):
             best, best_moved, best_ts = price, moved, ts
             for k in range(nw):
-                best_te[order[k]] = new_te[order[k]]
+                best_te[order[k]] = plan.new_te[order[k]]
     for k in range(nw):
         i = w[k]
-        s[i] -= best_te[i] - te[i] if regain else max(best_te[i] - te[i], 0.0)
+        plan.s[i] -= best_te[i] - te[i] if regain else max(best_te[i] - te[i], 0.0)
         te[i] = best_te[i]
     if j >= 0:
         te[j] = best_ts
