@@ -391,6 +391,19 @@ def _merge(tb, fb, mb, ta, ua, ma, t2, f2):
 
 
 @njit(cache=True)
+def _delay(times, used, m, delay):
+    """Shift the profile of used processors ``times``/``used`` (from ``times[0]`` on) by
+    ``delay``: nothing is used before ``times[0] + delay``. Returns its new length."""
+    if delay == 0.0:
+        return m
+    for k in range(m, 0, -1):
+        times[k] = times[k - 1] + delay
+        used[k] = used[k - 1]
+    used[0] = 0
+    return m + 1
+
+
+@njit(cache=True)
 def _beyond(price, rest, best, scale):
     """Whether a price of at least ``price + rest`` is above ``best`` by more than any rounding
     of the sums (``scale``: the sum of the magnitudes of the lower bounds in ``rest``)."""
@@ -533,10 +546,11 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     monotone = _price_terms(w, nw, p_new, procs, p, s0, plan.s, weights, plan)
     _order(w, nw, te, procs, req, p, plan, weights.alpha_t, heuristic, order, plan.key)
     # conservative's schedule: j at its earliest fit, nobody moved (§2.1: always finite)
-    m = _copy(times, free, t2, f2, m0)
+    ta[0], ua[0], ma = t, 0, 1  # the processors the waiting jobs use
     for k in range(nw):
         i = w[k]
-        m = _core.add_interval(t2, f2, m, te[i], te[i] + req[i], -procs[i])
+        ma = _core.add_interval(ta, ua, ma, te[i], te[i] + req[i], procs[i])
+    m = _merge(times, free, m0, ta, ua, ma, t2, f2)
     best_ts = _core.earliest_fit(t2, f2, m, n_j, d_j)
     best = _slot_price(best_ts, t, n_j, weights) if j >= 0 else 0.0
     best_moved = 0
@@ -551,10 +565,7 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     rest, scale = _bounds(nw, m0, times, free, plan, req, procs, clamp, weights.alpha_t, monotone)
     n_slots = _slots(w, nw, m0, times, te, req, plan.slots)
     mb = _copy(times, free, tb, fb, m0)  # running jobs and the waiting jobs before ts
-    ta[0], ua[0], ma = t, 0, 1  # the waiting jobs from ts on, delayed by d_j
-    for k in range(nw):
-        i = w[k]
-        ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], procs[i])
+    ma = _delay(ta, ua, ma, d_j)  # the waiting jobs from ts on, delayed by d_j
     mc = _cores(plan, w, nw, t, d_j, req, procs)  # and their cores
     _by_start(order, nw, te, plan.by_start)
     before = 0  # the jobs of by_start scheduled before ts
