@@ -447,9 +447,9 @@ def _bounds(nw, m0, times, free, plan, req, procs, clamp, alpha_t, monotone):
 
 
 @njit(cache=True)
-def _cores(plan, w, nw, t, d_j, req, procs):
-    """The processors the waiting jobs hold in every candidate schedule in which none moves up,
-    into ``plan.tc``, ``plan.uc`` (used from ``t`` on); returns the profile's length.
+def _cores(plan, w, nw, t, ts, d_j, req, procs):
+    """The processors the waiting jobs from ``ts`` on hold in every candidate schedule in which
+    none moves up, into ``plan.tc``, ``plan.uc`` (used from ``t`` on); returns the profile's length.
 
     A job delayed by at most ``d_j`` (a delayed job's slot stays free, so
     compression never moves it further) holds ``[te + d_j, te + r)``, its core,
@@ -458,7 +458,7 @@ def _cores(plan, w, nw, t, d_j, req, procs):
     tc[0], uc[0], mc = t, 0, 1
     for k in range(nw):
         i = w[k]
-        if req[i] > d_j:
+        if plan.te[i] >= ts and req[i] > d_j:
             mc = _core.add_interval(tc, uc, mc, plan.te[i] + d_j, plan.te[i] + req[i], procs[i])
     return mc
 
@@ -566,7 +566,7 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     n_slots = _slots(w, nw, m0, times, te, req, plan.slots)
     mb = _copy(times, free, tb, fb, m0)  # running jobs and the waiting jobs before ts
     ma = _delay(ta, ua, ma, d_j)  # the waiting jobs from ts on, delayed by d_j
-    mc = _cores(plan, w, nw, t, d_j, req, procs)  # and their cores
+    mc = 0  # and their cores (:func:`_cores`), once needed
     _by_start(order, nw, te, plan.by_start)
     before = 0  # the jobs of by_start scheduled before ts
     no_move_up = clamp and monotone  # proven: nobody moves up, and no cost is negative
@@ -582,7 +582,7 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
             i = order[k]
             mb = _core.add_interval(tb, fb, mb, te[i], te[i] + req[i], -procs[i])
             ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
-            if req[i] > d_j:
+            if mc > 0 and req[i] > d_j:
                 mc = _core.add_interval(plan.tc, plan.uc, mc, te[i] + d_j, te[i] + req[i], -procs[i])
             rest -= plan.key[k]
             before += 1
@@ -596,6 +596,8 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
             if _beyond(price, rest, best, scale):
                 continue
             if hopeless and monotone:
+                if mc == 0:
+                    mc = _cores(plan, w, nw, t, ts, d_j, req, procs)
                 no_move_up, blocker = _none_moves_up(plan, nw, mb, mc, ts, d_j, req, procs, blocker)
         if no_move_up and hopeless:
             break
