@@ -205,7 +205,8 @@ class Plan(NamedTuple):
     ``tc``, ``uc`` for those used by their cores (:func:`_cores`);
     ``slots``, the candidate slots;
     ``order`` and ``key``, the waiting jobs in the heuristic's order and their keys;
-    ``by_start``, positions in ``order`` by scheduled start;
+    ``by_start``, positions in ``order`` by scheduled start; ``movable``, by position,
+    whether a job may move up (:func:`_prove_stuck`);
     ``size_term``, ``ratio_term``, ``fairness_term``: per job, the factors of its cost
     (§2.3) that do not depend on its delay, for the insertion under way.
     """
@@ -228,6 +229,7 @@ class Plan(NamedTuple):
     order: np.ndarray
     key: np.ndarray
     by_start: np.ndarray
+    movable: np.ndarray
     size_term: np.ndarray
     ratio_term: np.ndarray
     fairness_term: np.ndarray
@@ -255,8 +257,8 @@ def slack_aux(jobs: Columns, params: SlackParams) -> Slack:
     plan = Plan(np.full(n, np.nan), np.empty(n), np.empty(n), np.zeros(n), np.zeros(n), np.zeros(n),
                 np.empty(room), np.empty(room, np.int64), np.empty(room), np.empty(room, np.int64),
                 np.empty(room), np.empty(room, np.int64), np.empty(room), np.empty(room, np.int64),
-                np.empty(room), np.empty(n, np.int64),
-                np.empty(n), np.empty(n, np.int64), np.empty(n), np.empty(n), np.empty(n))
+                np.empty(room), np.empty(n, np.int64), np.empty(n), np.empty(n, np.int64),
+                np.empty(n, np.bool_), np.empty(n), np.empty(n), np.empty(n))
     printed = params.fairness_exponent == "printed"
     weights = Weights(float(params.alpha_u), float(params.alpha_t), float(params.alpha_p),
                       float(params.alpha_p * params.alpha_f if printed else params.alpha_f),
@@ -447,48 +449,87 @@ def _bounds(nw, m0, times, free, plan, req, procs, clamp, alpha_t, monotone):
 
 
 @njit(cache=True)
-def _cores(plan, w, nw, t, ts, d_j, req, procs):
-    """The processors the waiting jobs from ``ts`` on hold in every candidate schedule in which
-    none moves up, into ``plan.tc``, ``plan.uc`` (used from ``t`` on); returns the profile's length.
-
-    A job delayed by at most ``d_j`` (a delayed job's slot stays free, so
-    compression never moves it further) holds ``[te + d_j, te + r)``, its core,
-    wherever it then starts; a job that is not delayed holds more."""
-    tc, uc = plan.tc, plan.uc
+def _cores(plan, nw, t, ts, d_j, req, procs):
+    """The processors that the waiting jobs from ``ts`` on not marked ``movable`` hold in every
+    candidate schedule from ``ts`` on, into ``plan.tc``, ``plan.uc`` (used from ``t`` on);
+    returns the profile's length (module docstring: a job that does not move up holds
+    ``[te + d_j, te + r)``, its core, wherever compression puts it)."""
+    tc, uc, te, order = plan.tc, plan.uc, plan.te, plan.order
     tc[0], uc[0], mc = t, 0, 1
     for k in range(nw):
-        i = w[k]
-        if plan.te[i] >= ts and req[i] > d_j:
-            mc = _core.add_interval(tc, uc, mc, plan.te[i] + d_j, plan.te[i] + req[i], procs[i])
+        i = order[k]
+        if te[i] >= ts and not plan.movable[k] and req[i] > d_j:
+            mc = _core.add_interval(tc, uc, mc, te[i] + d_j, te[i] + req[i], procs[i])
     return mc
 
 
 @njit(cache=True)
-def _none_moves_up(plan, nw, mb, mc, ts, d_j, req, procs, first):
-    """Whether no waiting job from ``ts`` on can start before its scheduled start in any
-    candidate schedule from ``ts`` on (module docstring); tries position ``first`` of
-    ``plan.order`` first. Returns the answer and the position of a job that could (``first``
-    if none): the likeliest to stop the next proof.
+def _hold_core(times, counts, m, i, plan, d_j, req, procs, sign):
+    """Add (``sign = 1``) or release (``-1``) job ``i``'s core in a profile of ``counts``
+    (processors used, or free with ``sign`` reversed); returns the profile's length."""
+    if req[i] <= d_j:
+        return m
+    return _core.add_interval(times, counts, m, plan.te[i] + d_j, plan.te[i] + req[i], sign * procs[i])
 
-    Each such job is tried beside the running jobs, the jobs before ``ts`` and the cores
-    (:func:`_cores`) of the others: if none fits before its start there, then by induction
-    over the compression order none ever does, as every job then holds at least its core."""
-    te, order, t2, f2 = plan.te, plan.order, plan.t2, plan.f2
+
+@njit(cache=True)
+def _fits_earlier(t2, f2, m, i, te, req, procs):
+    """Whether job ``i`` fits before its scheduled start in the free profile ``t2``/``f2``."""
+    return _core.earliest_fit(t2, f2, m, procs[i], req[i]) < te[i]
+
+
+@njit(cache=True)
+def _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, first):
+    """Which waiting jobs from ``ts`` on may move up in a candidate schedule from ``ts`` on
+    (module docstring), in ``plan.movable`` by position. Returns the length of the cores'
+    profile (:func:`_cores`), rebuilt when ``first``.
+
+    ``first``: every job is assumed stuck, holding its core, and a job that fits before
+    its start beside the running jobs, the jobs before ``ts`` and the others' cores is
+    marked movable and its core dropped, until no more is (the largest set of stuck
+    jobs this test admits). Otherwise the jobs marked movable are tried again beside
+    today's profile, which only grew since, and are unmarked when they no longer fit
+    earlier. By induction over the compression order, a job left unmarked never moves up."""
+    te, order, movable, t2, f2 = plan.te, plan.order, plan.movable, plan.t2, plan.f2
+    if first:
+        for k in range(nw):
+            movable[k] = False
+        mc = _cores(plan, nw, t, ts, d_j, req, procs)
     m = _merge(plan.tb, plan.fb, mb, plan.tc, plan.uc, mc, t2, f2)
-    for step in range(nw):
-        k = (first + step) % nw
-        i = order[k]
-        if te[i] < ts:
-            continue
-        core = req[i] > d_j
-        if core:
-            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + req[i], procs[i])
-        start = _core.earliest_fit(t2, f2, m, procs[i], req[i])
-        if core:
-            m = _core.add_interval(t2, f2, m, te[i] + d_j, te[i] + req[i], -procs[i])
-        if start < te[i]:
-            return False, k
-    return True, first
+    changed = True
+    while changed:
+        changed = False
+        for k in range(nw):
+            i = order[k]
+            if te[i] < ts or movable[k] != (not first):
+                continue
+            if first:
+                m = _hold_core(t2, f2, m, i, plan, d_j, req, procs, 1)
+                if _fits_earlier(t2, f2, m, i, te, req, procs):
+                    movable[k], changed = True, True
+                    mc = _hold_core(plan.tc, plan.uc, mc, i, plan, d_j, req, procs, -1)
+                else:
+                    m = _hold_core(t2, f2, m, i, plan, d_j, req, procs, -1)
+            elif not _fits_earlier(t2, f2, m, i, te, req, procs):
+                movable[k], changed = False, True
+                m = _hold_core(t2, f2, m, i, plan, d_j, req, procs, -1)
+                mc = _hold_core(plan.tc, plan.uc, mc, i, plan, d_j, req, procs, 1)
+    return mc
+
+
+@njit(cache=True)
+def _stuck_bounds(plan, nw, ts, rest, te):
+    """Drop the lower bounds of the jobs from ``ts`` on that cannot move up (their costs are then
+    at least 0) from ``rest``; returns it and how many jobs from ``ts`` on may still move up."""
+    n_movable = 0
+    for k in range(nw):
+        if te[plan.order[k]] >= ts:
+            if plan.movable[k]:
+                n_movable += 1
+            else:
+                rest -= plan.key[k]
+                plan.key[k] = 0.0
+    return rest, n_movable
 
 
 @njit(cache=True, inline="always")
@@ -566,11 +607,13 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     n_slots = _slots(w, nw, m0, times, te, req, plan.slots)
     mb = _copy(times, free, tb, fb, m0)  # running jobs and the waiting jobs before ts
     ma = _delay(ta, ua, ma, d_j)  # the waiting jobs from ts on, delayed by d_j
-    mc = 0  # and their cores (:func:`_cores`), once needed
+    mc = 0  # and the cores of those that do not move up (:func:`_cores`), once needed
     _by_start(order, nw, te, plan.by_start)
+    for k in range(nw):
+        plan.movable[k] = not clamp
+    n_movable = 0 if clamp else nw  # the jobs from ts on that may move up
+    proved = clamp
     before = 0  # the jobs of by_start scheduled before ts
-    no_move_up = clamp and monotone  # proven: nobody moves up, and no cost is negative
-    blocker = 0
     previous = -np.inf
     for q in range(n_slots):
         ts = plan.slots[q]
@@ -582,32 +625,31 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
             i = order[k]
             mb = _core.add_interval(tb, fb, mb, te[i], te[i] + req[i], -procs[i])
             ma = _core.add_interval(ta, ua, ma, te[i] + d_j, te[i] + d_j + req[i], -procs[i])
-            if mc > 0 and req[i] > d_j:
-                mc = _core.add_interval(plan.tc, plan.uc, mc, te[i] + d_j, te[i] + req[i], -procs[i])
+            if plan.movable[k]:
+                n_movable -= 1
+            elif mc > 0:
+                mc = _hold_core(plan.tc, plan.uc, mc, i, plan, d_j, req, procs, -1)
             rest -= plan.key[k]
             before += 1
         if not _core.fits_at(tb, fb, mb, ts, n_j, d_j):
             continue
         price = _slot_price(ts, t, n_j, weights) if j >= 0 else 0.0
         # a candidate whose own price is above the best (or equal, the best moving nobody) wins
-        # only by moving a job up; once that is ruled out, so is every later slot
+        # only by moving a job up; the prices of later slots are no lower, and their bounds
+        # ``rest`` only grow: once this slot is ruled out, so is every later one
         hopeless = price > best or (price == best and best_moved == 0)
-        if not no_move_up:
-            if _beyond(price, rest, best, scale):
-                continue
-            if hopeless and monotone:
-                if mc == 0:
-                    mc = _cores(plan, w, nw, t, ts, d_j, req, procs)
-                no_move_up, blocker = _none_moves_up(plan, nw, mb, mc, ts, d_j, req, procs, blocker)
-        if no_move_up and hopeless:
+        if hopeless and monotone and n_movable > 0:
+            mc = _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, not proved)
+            proved = True
+            rest, n_movable = _stuck_bounds(plan, nw, ts, rest, te)
+        if (hopeless and monotone and n_movable == 0) or _beyond(price, rest, best, scale):
             break
         # j at ts, every waiting job from ts on delayed by d_j (feasible: the jobs before ts
         # only end after it)
         m = _merge(tb, fb, mb, ta, ua, ma, t2, f2)
         m = _core.add_interval(t2, f2, m, ts, ts + d_j, -n_j)
-        price, moved = _compress_delayed(plan, nw, m, ts, d_j, price, 0.0 if no_move_up else rest,
-                                         best, scale, req, procs, weights.alpha_t, clamp, quota,
-                                         tie_moved)
+        price, moved = _compress_delayed(plan, nw, m, ts, d_j, price, rest, best, scale, req, procs,
+                                         weights.alpha_t, clamp, quota, tie_moved)
         if price < best or (price == best and moved < best_moved):
             best, best_moved, best_ts = price, moved, ts
             for k in range(nw):
