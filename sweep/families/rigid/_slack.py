@@ -489,7 +489,10 @@ def _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, first):
     marked movable and its core dropped, until no more is (the largest set of stuck
     jobs this test admits). Otherwise the jobs marked movable are tried again beside
     today's profile, which only grew since, and are unmarked when they no longer fit
-    earlier. By induction over the compression order, a job left unmarked never moves up."""
+    earlier. By induction over the compression order, a job left unmarked never moves up.
+    Also returns the length of the profile in ``plan.t2``, ``plan.f2``: the running jobs, the
+    jobs before ``ts`` and the cores of the jobs left unmarked, beside which every job from ``ts``
+    on starts, wherever compression puts it."""
     te, order, movable, t2, f2 = plan.te, plan.order, plan.movable, plan.t2, plan.f2
     if first:
         for k in range(nw):
@@ -514,21 +517,28 @@ def _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, first):
                 movable[k], changed = False, True
                 m = _hold_core(t2, f2, m, i, plan, d_j, req, procs, -1)
                 mc = _hold_core(plan.tc, plan.uc, mc, i, plan, d_j, req, procs, 1)
-    return mc
+    return mc, m
 
 
 @njit(cache=True)
-def _stuck_bounds(plan, nw, ts, rest, te):
-    """Drop the lower bounds of the jobs from ``ts`` on that cannot move up (their costs are then
-    at least 0) from ``rest``; returns it and how many jobs from ``ts`` on may still move up."""
+def _stuck_bounds(plan, nw, m, ts, rest, req, procs, alpha_t):
+    """Tighten the lower bounds of the costs of the jobs from ``ts`` on after
+    :func:`_prove_stuck` (``m``: the length of the profile it leaves in ``plan.t2``):
+    0 for a job that cannot move up, and for one that may, its cost at its earliest start
+    in that profile. Returns ``rest`` with the changes and how many jobs may still move up."""
+    te, order, bound = plan.te, plan.order, plan.key
     n_movable = 0
     for k in range(nw):
-        if te[plan.order[k]] >= ts:
-            if plan.movable[k]:
-                n_movable += 1
-            else:
-                rest -= plan.key[k]
-                plan.key[k] = 0.0
+        i = order[k]
+        if te[i] < ts:
+            continue
+        tighter = 0.0
+        if plan.movable[k]:
+            n_movable += 1
+            lo = _core.earliest_fit(plan.t2, plan.f2, m, procs[i], req[i])
+            tighter = min(_cost(i, lo - te[i], plan, alpha_t), 0.0)
+        rest += tighter - bound[k]
+        bound[k] = tighter
     return rest, n_movable
 
 
@@ -639,9 +649,9 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
         # ``rest`` only grow: once this slot is ruled out, so is every later one
         hopeless = price > best or (price == best and best_moved == 0)
         if hopeless and monotone and n_movable > 0:
-            mc = _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, not proved)
+            mc, m = _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, not proved)
             proved = True
-            rest, n_movable = _stuck_bounds(plan, nw, ts, rest, te)
+            rest, n_movable = _stuck_bounds(plan, nw, m, ts, rest, req, procs, weights.alpha_t)
         if (hopeless and monotone and n_movable == 0) or _beyond(price, rest, best, scale):
             break
         # j at ts, every waiting job from ts on delayed by d_j (feasible: the jobs before ts
