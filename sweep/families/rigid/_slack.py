@@ -109,14 +109,34 @@ those of the direct computation, and ``tests/naive/slack.py`` is the direct
 computation in plain Python). The slots are visited in ascending order while
 two profiles are kept: the jobs scheduled before the slot (they only grow) and
 the delayed jobs from the slot on (they only shrink), so a slot's delayed
-schedule is one merge of the two rather than a rebuild. A slot is skipped, and
-a compression stopped, when a lower bound of its price is above the best price
-so far by more than any rounding of the sums: the bound of each moved job's
-cost is its cost if it started at its earliest start beside the running jobs
-alone (the cost grows with the delay, and no job can start earlier than
-that), or 0 when it may not move up; the bound is dropped when a negative
-priority ratio would make the cost fall with the delay. Nothing is allocated
-in the pass: its work room is in :class:`Plan`.
+schedule is one merge of the two rather than a rebuild.
+
+A slot is skipped, and a compression stopped, when a lower bound of its price
+is above the best price so far by more than any rounding of the sums; then so
+is every later slot (their own prices are no lower, their bounds no looser),
+and the search ends. The bound of a moved job's cost is its cost at the
+earliest start it could have (a cost grows with the delay), or 0 for a job
+that cannot move up; no bound is used when some cost would fall with the delay
+(a negative priority ratio, or a priority above 1, which makes ``s0``
+negative). Most candidates after conservative's slot lose (on KTH by month,
+144 of 52,000 won), and they can win only by moving a job up. Which jobs can is
+settled by a proof, tried at the first slot whose own price is above the best:
+
+- a job delayed by at most ``j.t`` (a delayed job's slot stays free, so
+  compression never moves it further) holds ``[te + j.t, te + t)``, its *core*,
+  wherever it then starts; a job before the slot holds more;
+- so if a job, tried beside the running jobs, the jobs before the slot and the
+  cores of the jobs that are stuck, cannot start before its ``te``, it is stuck
+  too: by induction over the compression order, it never moves up. The jobs
+  that can are marked and their cores dropped, until no more is (the largest
+  stuck set the test admits); a job left marked is bounded by its earliest
+  start beside that same profile, a stuck one by 0;
+- the profile only grows as the slot advances, so the proof holds for every
+  later slot; at later slots the marked jobs are tried again. With nobody
+  left to move up, the search ends at the next slot whose own price is above
+  the best.
+
+Nothing is allocated in the pass: its work room is in :class:`Plan`.
 """
 
 from __future__ import annotations
@@ -582,10 +602,12 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring).
 
     The candidate slots are visited in ascending order; the profile of the jobs
-    scheduled before the slot (``tb``, ``fb``) grows and that of the delayed jobs
-    from the slot on (``ta``, ``ua``) shrinks as the slot advances, so a slot at
-    which j does not fit costs one look-up, and a slot's delayed schedule is one
-    merge of the two. Nothing is allocated (``plan`` holds the work room).
+    scheduled before the slot (``tb``, ``fb``) grows and those of the delayed jobs
+    from the slot on (``ta``, ``ua``) and of the stuck jobs' cores (``tc``, ``uc``,
+    :func:`_prove_stuck`) shrink as the slot advances, so a slot at which j does
+    not fit costs one look-up, and a slot's delayed schedule is one merge. The
+    search ends at the first slot whose price bound is above the best (module
+    docstring). Nothing is allocated (``plan`` holds the work room).
     """
     te, best_te, p, s0 = plan.te, plan.best_te, plan.p, plan.s0
     t2, f2, tb, fb, ta, ua, order = plan.t2, plan.f2, plan.tb, plan.fb, plan.ta, plan.ua, plan.order
