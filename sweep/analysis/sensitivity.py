@@ -227,8 +227,10 @@ def _sobol_design(problem: dict, unit: Any, y: np.ndarray, design: Mapping[str, 
     from SALib.analyze import sobol
 
     second = bool(design.get("second_order", True))
+    # SALib's Sobol' analysis reads a seed of 0 as none and resamples from numpy's global state:
+    # seed k is passed as k + 1, so that every seed, 0 included, gives the same intervals each time
     res = sobol.analyze(problem, y, calc_second_order=second, num_resamples=resamples, conf_level=level,
-                        seed=seed)
+                        seed=seed + 1)
     out = {"S1": res["S1"], "S1_conf": res["S1_conf"], "ST": res["ST"], "ST_conf": res["ST_conf"]}
     if second:
         for name in ("S2", "S2_conf"):
