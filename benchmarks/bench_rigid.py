@@ -15,13 +15,18 @@ subprocess with ``PYTHONPATH=DIR``, then on this one: both timings, their ratio,
 the load average around each, and whether every start time of every
 configuration is the same (issue 17).
 
+``runtime``: calls into numba's runtime (reference counts, allocation) in the optimised LLVM
+of the slack kernel and of every compiled function of its pass and of the shared profile code,
+compiled afresh in a subprocess with an empty cache (numba cannot show cached code); issue 17
+asks for none in the loop.
+
 ``sweep``: a ``--levels``³-point α/SF sweep (default 10³ = 1,000 points:
 slack_factor 1..10 × α_u × α_t in 0.1..1.0; AST, AWT = 2401 s, the paper's
 monthly runs) timed end to end through ``sweep.run`` on the Ray backend (a
 local Ray started and stopped by the sweep, as the command line does):
 total seconds and points/s.
 
-    python benchmarks/bench_rigid.py [policies|slack|sweep ...] [--processors 128] [--repeat 20]
+    python benchmarks/bench_rigid.py [policies|slack|runtime|sweep ...] [--processors 128] [--repeat 20]
         [--levels 10] [--workers N] [--baseline DIR]
 """
 
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -151,6 +157,37 @@ def slack(processors: int, repeat: int, baseline: str | None = None) -> None:
               f"{equal} of {len(after)} configurations identical")
 
 
+RUNTIME_CALLS = re.compile(r"call [^\n]*@(NRT_incref|NRT_decref|NRT_MemInfo_alloc\w*)\(")
+
+
+def runtime_calls() -> None:
+    """:func:`_runtime_report` in a subprocess whose numba cache is empty."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        subprocess.run([sys.executable, __file__, "runtime", "--runtime-report"], env=env, check=True)
+
+
+def _runtime_report() -> None:
+    """Calls into numba's runtime in the compiled slack kernel and the functions it calls."""
+    from numba.core.dispatcher import Dispatcher
+
+    from sweep.families.rigid import _core, _slack
+    from sweep.families.rigid import slack as slack_policy
+
+    jobs = prepare(read_swf(KTH), processors=128, priority_every=5)
+    _schedule(jobs, "slack", {})()
+    compiled = {"slack kernel": slack_policy._run}
+    for module in (_slack, _core):
+        compiled |= {f"{module.__name__.rsplit('.', 1)[1]}.{name}": f for name, f in vars(module).items()
+                     if isinstance(f, Dispatcher) and f.signatures}
+    total = 0
+    for name, function in compiled.items():
+        calls = RUNTIME_CALLS.findall("".join(function.inspect_llvm().values()))
+        total += len(calls)
+        print(f"  {name:>28}: {len(calls)} runtime calls{'' if not calls else ' ' + str(sorted(set(calls)))}")
+    print(f"calls into numba's runtime in {len(compiled)} compiled functions of the slack pass: {total}")
+
+
 def alpha_sf_sweep(levels: int, workers: int | None) -> None:
     """A levels³-point sweep over slack_factor × α_u × α_t through ``sweep.run`` on Ray."""
     factors = ",".join(str(k + 1) for k in range(levels))
@@ -174,7 +211,7 @@ def alpha_sf_sweep(levels: int, workers: int | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("parts", nargs="*", choices=["policies", "slack", "sweep"],
+    parser.add_argument("parts", nargs="*", choices=["policies", "slack", "runtime", "sweep"],
                         default=["policies", "slack", "sweep"])
     parser.add_argument("--processors", type=int, default=128)
     parser.add_argument("--repeat", type=int, default=20)
@@ -183,14 +220,20 @@ def main() -> None:
     parser.add_argument("--baseline", default=None,
                         help="slack: a checkout of earlier code to measure first, in a subprocess")
     parser.add_argument("--dump", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--runtime-report", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.dump:
         _dump_slack(args.processors, args.repeat, args.dump)
+        return
+    if args.runtime_report:
+        _runtime_report()
         return
     if "policies" in args.parts:
         policies(args.processors, args.repeat)
     if "slack" in args.parts:
         slack(args.processors, max(1, args.repeat // 4), args.baseline)
+    if "runtime" in args.parts:
+        runtime_calls()
     if "sweep" in args.parts:
         alpha_sf_sweep(args.levels, args.workers)
 
