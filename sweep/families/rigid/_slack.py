@@ -104,9 +104,9 @@ scheduled start is now starts (the event order of
 its heuristics break ties by arrival.
 
 How insert(j) is computed (issue 17; none of it changes a schedule: the start
-times of 177 configurations of the TF99 presets on the whole KTH trace are
-those of the direct computation, and ``tests/naive/slack.py`` is the direct
-computation in plain Python). The slots are visited in ascending order while
+times of 177 configurations of the TF99 presets and options on the KTH trace
+are those of the direct computation, ``benchmarks/slack_identity.py``, and
+``tests/naive/slack.py`` is the direct computation in plain Python). The slots are visited in ascending order while
 two profiles are kept: the jobs scheduled before the slot (they only grow) and
 the delayed jobs from the slot on (they only shrink), so a slot's delayed
 schedule is one merge of the two rather than a rebuild.
