@@ -106,10 +106,11 @@ its heuristics break ties by arrival.
 How insert(j) is computed (issue 17; none of it changes a schedule: the start
 times of 177 configurations of the TF99 presets and options on the KTH trace
 are those of the direct computation, ``benchmarks/slack_identity.py``, and
-``tests/naive/slack.py`` is the direct computation in plain Python). The slots are visited in ascending order while
-two profiles are kept: the jobs scheduled before the slot (they only grow) and
-the delayed jobs from the slot on (they only shrink), so a slot's delayed
-schedule is one merge of the two rather than a rebuild.
+``tests/naive/slack.py`` is the direct computation in plain Python). The slots
+are visited in ascending order while two profiles are kept: the jobs scheduled
+before the slot (they only grow) and the delayed jobs from the slot on (they
+only shrink), so a slot's delayed schedule is one merge of the two rather than
+a rebuild.
 
 A slot is skipped, and a compression stopped, when a lower bound of its price
 is above the best price so far by more than any rounding of the sums; then so
