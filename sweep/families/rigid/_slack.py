@@ -326,18 +326,14 @@ def _price_terms(w, nw, p_new, procs, p, s0, s, weights, plan):
     return monotone
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cost(i, delay, plan, alpha_t):
     """§2.3: the cost of moving job ``i`` by ``delay`` (:func:`_price_terms` of the insertion).
     A job over quota (``s0 = ∞``) costs nothing to move."""
-    return _cost_of(i, delay, plan.s0, plan.size_term, plan.ratio_term, plan.fairness_term, alpha_t)
-
-
-@njit(cache=True, inline="always")
-def _cost_of(i, delay, s0, size_term, ratio_term, fairness_term, alpha_t):
-    if s0[i] == np.inf:
+    if plan.s0[i] == np.inf:
         return 0.0
-    return size_term[i] * np.sign(delay) * _power(abs(delay), alpha_t) * ratio_term[i] * fairness_term[i]
+    return (plan.size_term[i] * np.sign(delay) * _power(abs(delay), alpha_t) * plan.ratio_term[i]
+            * plan.fairness_term[i])
 
 
 @njit(cache=True)
@@ -591,8 +587,7 @@ def _compress_delayed(plan, nw, m, ts, d_j, price, rest, best, scale, req, procs
         if delay > s[i] or (quota and delay > 0):
             return np.inf, moved
         moved += delay > 0 or (tie_moved and delay < 0)
-        price += _cost_of(i, delay, plan.s0, plan.size_term, plan.ratio_term, plan.fairness_term,
-                          alpha_t)
+        price += _cost(i, delay, plan, alpha_t)
         rest -= bound[k]
     return price, moved
 
