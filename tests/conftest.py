@@ -1,8 +1,10 @@
-"""Shared fixtures: one local Ray for the few tests that need it (docs/design.md §9)."""
+"""Shared fixtures: one local Ray for the few tests that need it (docs/design.md §9), and the
+command line's one-line errors."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -18,3 +20,18 @@ def ray_session():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     yield ray
     ray.shutdown()
+
+
+@pytest.fixture
+def error_line(capsys) -> Callable[[Sequence[str]], str]:
+    """``error_line(args)``: run the command line on ``args``, check that it exits with 2 and
+    writes exactly one line, ``sweep: error: ...``, and return that line."""
+    from sweep.cli import main
+
+    def run(args: Sequence[str]) -> str:
+        status = main(list(args))
+        lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+        assert status == 2 and len(lines) == 1 and lines[0].startswith("sweep: error: "), lines
+        return lines[0]
+
+    return run

@@ -7,20 +7,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sweep.cli import main
 from sweep.families.balancing._machine import machine_of
 from sweep.families.balancing._simulate import simulate_tasks
 from tests.balancing._util import FAMILY, TOPOLOGIES, point, policy_cases, small_tasks, system, workload
 
 FAST = ["engine.backend=serial", "replications=1", "progress=false", "plots=false",
         "workload.tasks=500", "workload.roots=50"]
-
-
-def _error_line(capsys, args):
-    status = main([*FAST, *args])
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert status == 2 and len(lines) == 1, lines
-    return lines[0]
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -33,13 +25,13 @@ def _error_line(capsys, args):
     (["workload.scenario=chaos"], ["workload.scenario", "chaos"]),
     (["policy.which=newest"], ["policy.which", "oldest"]),
 ])
-def test_bad_input_is_one_line_and_exit_2(capsys, args, words):
-    line = _error_line(capsys, ["policy=rate_of_change", "workload=lb_symmetric", "system=lb_mesh", *args])
+def test_bad_input_is_one_line_and_exit_2(error_line, args, words):
+    line = error_line([*FAST, "policy=rate_of_change", "workload=lb_symmetric", "system=lb_mesh", *args])
     assert all(word in line for word in words), line
 
 
-def test_dispatcher_beyond_the_machine(capsys):
-    line = _error_line(capsys, ["policy=central_dispatcher", "workload=lb_symmetric", "system=lb_mesh",
+def test_dispatcher_beyond_the_machine(error_line):
+    line = error_line([*FAST, "policy=central_dispatcher", "workload=lb_symmetric", "system=lb_mesh",
                                 "policy.dispatcher=16"])
     assert "policy.dispatcher" in line and "16" in line
 

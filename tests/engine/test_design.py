@@ -9,7 +9,6 @@ import pytest
 import xarray as xr
 
 import sweep
-from sweep.cli import main
 from sweep.engine.config import compose
 from sweep.engine.design import SAMPLE_DIM, from_attrs
 from sweep.engine.grid import expand
@@ -17,6 +16,10 @@ from sweep.engine.seeding import stream_key
 
 ANALYTIC = ["policy=central_queue", "workload=hyperexp2", "model=analytic", "replications=1",
             "progress=false", "plots=false"]
+
+
+#: The options of a run that fails on its input, before anything is computed.
+SERIAL = ["progress=false", "engine.backend=serial"]
 
 
 def _expand(overrides):
@@ -121,13 +124,6 @@ def test_grid_sweep_stores_no_design(tmp_path):
 # --- bad input: one line naming the option, exit 2 (issue 17 "Must show") -----------------------
 
 
-def _error_line(capsys, args):
-    status = main(["progress=false", "engine.backend=serial", *args])
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert status == 2 and len(lines) == 1 and lines[0].startswith("sweep: error: "), lines
-    return lines[0]
-
-
 @pytest.mark.parametrize("args, words", [
     (_design("saltelli", 8, params=("design.params.load=[0.8,0.3]",)), ["design.params.load", "low < high"]),
     (_design("saltelli", 8, params=("design.params.workload.scv=[2,2]",)), ["workload.scv", "low < high"]),
@@ -142,14 +138,14 @@ def _error_line(capsys, args):
     (_design("saltelli", 8, params=()), ["design=saltelli needs parameters"]),
     (["design.samples=8"], ["design 'grid'", "samples"]),
 ])
-def test_bad_design_is_one_line(capsys, args, words):
-    line = _error_line(capsys, ["policy=central_queue", "workload=hyperexp2", "model=analytic", *args])
+def test_bad_design_is_one_line(error_line, args, words):
+    line = error_line([*SERIAL, "policy=central_queue", "workload=hyperexp2", "model=analytic", *args])
     assert all(w in line for w in words), line
 
 
-def test_morris_on_a_non_numeric_key_is_one_line(capsys):
-    line = _error_line(capsys, ["policy=slack", "design=morris", "design.samples=4",
-                                "design.params.policy.heuristic=[0,1]", "design.params.policy.awt=[1,2]"])
+def test_morris_on_a_non_numeric_key_is_one_line(error_line):
+    line = error_line([*SERIAL, "policy=slack", "design=morris", "design.samples=4",
+                       "design.params.policy.heuristic=[0,1]", "design.params.policy.awt=[1,2]"])
     assert "design.params.policy.heuristic" in line and "morris" in line and "'ast'" in line
 
 

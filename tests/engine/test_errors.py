@@ -13,74 +13,64 @@ from sweep.cli import main
 FAST = ["engine.backend=serial", "stop.jobs=1000", "stop.warmup=0", "replications=1", "progress=false"]
 
 
-def _error_line(capsys, args):
-    status = main([*FAST, *args])
-    err = capsys.readouterr().err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert status == 2, err
-    assert len(lines) == 1, err
-    assert lines[0].startswith("sweep: error: ")
-    return lines[0]
-
-
-def test_unknown_policy_lists_the_allowed_names(capsys):
-    line = _error_line(capsys, ["policy=fastest"])
+def test_unknown_policy_lists_the_allowed_names(error_line):
+    line = error_line([*FAST, "policy=fastest"])
     assert "'fastest'" in line and "random" in line and "sita_e" in line
 
 
-def test_unknown_policy_on_the_grid(capsys):
-    line = _error_line(capsys, ["grid.policy=[random,fastest]", "output=unused.nc"])
+def test_unknown_policy_on_the_grid(error_line):
+    line = error_line([*FAST, "grid.policy=[random,fastest]", "output=unused.nc"])
     assert "'fastest'" in line and "lwl" in line
 
 
-def test_unknown_workload(capsys):
-    line = _error_line(capsys, ["workload=c91"])
+def test_unknown_workload(error_line):
+    line = error_line([*FAST, "workload=c91"])
     assert "'c91'" in line and "c90" in line
 
 
-def test_grid_over_unknown_key(capsys):
-    line = _error_line(capsys, ["grid.system.nodes=[2,4]"])
+def test_grid_over_unknown_key(error_line):
+    line = error_line([*FAST, "grid.system.nodes=[2,4]"])
     assert "system.nodes" in line
 
 
-def test_unknown_plain_key(capsys):
-    line = _error_line(capsys, ["replicatoins=3"])
+def test_unknown_plain_key(error_line):
+    line = error_line([*FAST, "replicatoins=3"])
     assert "replicatoins" in line
 
 
 @pytest.mark.parametrize("hosts", ["0", "-2"])
-def test_hosts_below_one(capsys, hosts):
-    line = _error_line(capsys, [f"system.hosts={hosts}"])
+def test_hosts_below_one(error_line, hosts):
+    line = error_line([*FAST, f"system.hosts={hosts}"])
     assert "hosts" in line
 
 
 @pytest.mark.parametrize("load", ["-0.5", "0", "abc"])
-def test_bad_load(capsys, load):
-    line = _error_line(capsys, [f"load={load}"])
+def test_bad_load(error_line, load):
+    line = error_line([*FAST, f"load={load}"])
     assert "load" in line
 
 
-def test_bad_load_on_the_grid(capsys):
-    line = _error_line(capsys, ["grid.load=[0.5,-1]"])
+def test_bad_load_on_the_grid(error_line):
+    line = error_line([*FAST, "grid.load=[0.5,-1]"])
     assert "load" in line
 
 
-def test_missing_trace_file(capsys, tmp_path):
+def test_missing_trace_file(error_line, tmp_path):
     missing = tmp_path / "no-such-trace.swf"
-    line = _error_line(capsys, ["workload=ctc", f"workload.path={missing}"])
+    line = error_line([*FAST, "workload=ctc", f"workload.path={missing}"])
     assert "no-such-trace.swf" in line
 
 
-def test_malformed_trace_file(capsys, tmp_path):
+def test_malformed_trace_file(error_line, tmp_path):
     bad = tmp_path / "bad.swf.gz"
     with gzip.open(bad, "wt") as handle:
         handle.write("; MaxProcs: 8\n1 0 0 100 8 -1 -1 8 200 -1 1 1 1 1 1 1 -1 -1\n2 10 zero\n")
-    line = _error_line(capsys, ["workload=ctc", f"workload.path={bad}"])
+    line = error_line([*FAST, "workload=ctc", f"workload.path={bad}"])
     assert "bad.swf.gz" in line and ":3" in line
 
 
-def test_bad_engine_option(capsys):
-    line = _error_line(capsys, ["engine.backend=dask"])
+def test_bad_engine_option(error_line):
+    line = error_line([*FAST, "engine.backend=dask"])
     assert "ray" in line and "serial" in line
 
 
@@ -106,21 +96,21 @@ def test_load_at_or_above_one_is_marked_saturated_not_hung(tmp_path):
                                               ("stop.max_jobs=-3", "stop.max_jobs"),
                                               ("stop.jobs=0", "stop.jobs"),
                                               ("stop.control_variate=true", "stop.control_variate")])
-def test_bad_stop_rule(capsys, option, name):
-    assert name in _error_line(capsys, [option])
+def test_bad_stop_rule(error_line, option, name):
+    assert name in error_line([*FAST, option])
 
 
 @pytest.mark.parametrize("args", [["stop.ci_target=0.05", "stop.max_jobs=100000"],
                                   ["stop.control_variate=demand"],
                                   ["experiment=tf99_table1", "stop.ci_target=0.05"]])
-def test_sequential_stop_options_are_refused_where_a_family_ignores_them(capsys, args):
+def test_sequential_stop_options_are_refused_where_a_family_ignores_them(error_line, args):
     """The dispatch and rigid families run fixed lengths: a CI target there is an error, not dropped."""
-    line = _error_line(capsys, args)
+    line = error_line([*FAST, *args])
     assert "stop.ci_target and stop.control_variate are not supported by the" in line
 
 
-def test_analytic_model_refused_for_a_family_without_closed_forms(capsys):
-    line = _error_line(capsys, ["policy=easy", "model=analytic", "output=unused.nc"])
+def test_analytic_model_refused_for_a_family_without_closed_forms(error_line):
+    line = error_line([*FAST, "policy=easy", "model=analytic", "output=unused.nc"])
     assert "model=analytic" in line and "rigid" in line
 
 
@@ -159,11 +149,11 @@ def test_unreachable_cluster_is_one_line_within_seconds(capsys, tmp_path, monkey
     (["policy=random", "workload=kth", "system=sp2_128"], "dispatch"),
     (["policy=easy", "system=distributed"], "rigid"),
 ])
-def test_a_policy_on_another_familys_machine_names_the_mismatch(capsys, args, family):
-    line = _error_line(capsys, [*args, "output=unused.nc"])
+def test_a_policy_on_another_familys_machine_names_the_mismatch(error_line, args, family):
+    line = error_line([*FAST, *args, "output=unused.nc"])
     assert f"is not a machine of the {family} family" in line
 
 
-def test_a_load_axis_over_a_trace_replayed_as_it_is_is_refused(capsys):
-    line = _error_line(capsys, ["policy=easy", "workload=kth", "grid.load=[0.5,0.7]", "output=unused.nc"])
+def test_a_load_axis_over_a_trace_replayed_as_it_is_is_refused(error_line):
+    line = error_line([*FAST, "policy=easy", "workload=kth", "grid.load=[0.5,0.7]", "output=unused.nc"])
     assert "the load is not applied" in line and "workload.rescale_load=true" in line

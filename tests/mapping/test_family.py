@@ -9,12 +9,13 @@ import pytest
 import xarray as xr
 
 import sweep
-from sweep.cli import main
 from sweep.engine.dataset import reproducible
 from tests.mapping._util import FAMILY
 
 SMALL = ["engine.backend=serial", "replications=2", "progress=false", "plots=false",
          "workload.size=30", "system.processors=8"]
+#: The options of a run that fails on its input, before anything is computed.
+SERIAL = ["engine.backend=serial", "replications=1", "progress=false", "plots=false"]
 
 
 def test_every_mapper_in_one_grid(tmp_path):
@@ -47,26 +48,19 @@ def test_stg_workloads_run():
     assert float(ds["critical_path"].squeeze()) == 569
 
 
-def _one_error_line(capsys, args):
-    status = main(["engine.backend=serial", "replications=1", "progress=false", "plots=false", *args])
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert status == 2 and len(lines) == 1, lines
-    return lines[0]
-
-
-def test_a_cyclic_graph_file(tmp_path, capsys):
+def test_a_cyclic_graph_file(tmp_path, error_line):
     path = tmp_path / "cyclic.json"
     path.write_text(json.dumps({"weights": [1, 1, 1], "edges": [[0, 1, 1], [1, 2, 1], [2, 0, 1]]}))
     out = tmp_path / "never.nc"
-    line = _one_error_line(capsys, ["policy=heft", "workload=task_graph_file", f"workload.path={path}",
+    line = error_line([*SERIAL, "policy=heft", "workload=task_graph_file", f"workload.path={path}",
                                     "system=topology", f"output={out}"])
     assert "cyclic.json" in line and "cycle" in line and not out.exists()
 
 
-def test_a_file_that_is_not_stg(tmp_path, capsys):
+def test_a_file_that_is_not_stg(tmp_path, error_line):
     path = tmp_path / "notes.stg"
     path.write_text("this is not a task graph\n")
-    line = _one_error_line(capsys, ["policy=heft", "workload=stg_robot", f"workload.path={path}",
+    line = error_line([*SERIAL, "policy=heft", "workload=stg_robot", f"workload.path={path}",
                                     "system=topology"])
     assert "notes.stg:1" in line and "STG" in line
 
@@ -75,10 +69,10 @@ def test_a_file_that_is_not_stg(tmp_path, capsys):
     ({"speed": [1, 1, 1], "links": [[0, 1, 1]]}, "disconnected"),
     ({"speed": [1, 0, 1], "links": [[0, 1, 1], [1, 2, 1]]}, "speed 0"),
 ])
-def test_bad_system_files(tmp_path, capsys, doc, what):
+def test_bad_system_files(tmp_path, error_line, doc, what):
     path = tmp_path / "system.json"
     path.write_text(json.dumps(doc))
-    line = _one_error_line(capsys, ["policy=mh", "system=system_file", f"system.path={path}",
+    line = error_line([*SERIAL, "policy=mh", "system=system_file", f"system.path={path}",
                                     "workload=random_dag", "workload.size=10"])
     assert "system.json" in line and what in line
 
@@ -90,9 +84,9 @@ def test_bad_system_files(tmp_path, capsys, doc, what):
     (["policy=heft", "workload=topcuoglu2002"], "cost"),
     (["policy=heft", "workload=exponential"], "workload.kind"),
 ])
-def test_bad_options(capsys, args, what):
+def test_bad_options(error_line, args, what):
     defaults = ["workload=random_dag", "system=topology"]
-    assert what in _one_error_line(capsys, [*defaults, *args])
+    assert what in error_line([*SERIAL, *defaults, *args])
 
 
 def test_two_runs_give_identical_reproducible_variables(tmp_path):
