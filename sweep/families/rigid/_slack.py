@@ -497,12 +497,12 @@ def _fits_earlier(t2, f2, m, i, te, req, procs):
 
 
 @njit(cache=True)
-def _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, first):
+def _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs):
     """Which waiting jobs from ``ts`` on may move up in a candidate schedule from ``ts`` on
     (module docstring), in ``plan.movable`` by position. Returns the length of the cores'
-    profile (:func:`_cores`), rebuilt when ``first``.
+    profile (:func:`_cores`), built at the first proof (``mc == 0``).
 
-    ``first``: every job is assumed stuck, holding its core, and a job that fits before
+    At the first proof every job is assumed stuck, holding its core, and a job that fits before
     its start beside the running jobs, the jobs before ``ts`` and the others' cores is
     marked movable and its core dropped, until no more is (the largest set of stuck
     jobs this test admits). Otherwise the jobs marked movable are tried again beside
@@ -512,6 +512,7 @@ def _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, first):
     jobs before ``ts`` and the cores of the jobs left unmarked, beside which every job from ``ts``
     on starts, wherever compression puts it."""
     te, order, movable, t2, f2 = plan.te, plan.order, plan.movable, plan.t2, plan.f2
+    first = mc == 0
     if first:
         for k in range(nw):
             movable[k] = False
@@ -522,16 +523,16 @@ def _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, first):
         changed = False
         for k in range(nw):
             i = order[k]
-            if te[i] < ts or movable[k] != (not first):
+            if te[i] < ts:
                 continue
-            if first:
+            if first and not movable[k]:  # stuck so far: does it fit earlier without its core?
                 m = _hold_core(t2, f2, m, i, plan, d_j, req, procs, 1)
                 if _fits_earlier(t2, f2, m, i, te, req, procs):
                     movable[k], changed = True, True
                     mc = _hold_core(plan.tc, plan.uc, mc, i, plan, d_j, req, procs, -1)
                 else:
                     m = _hold_core(t2, f2, m, i, plan, d_j, req, procs, -1)
-            elif not _fits_earlier(t2, f2, m, i, te, req, procs):
+            elif not first and movable[k] and not _fits_earlier(t2, f2, m, i, te, req, procs):
                 movable[k], changed = False, True
                 m = _hold_core(t2, f2, m, i, plan, d_j, req, procs, -1)
                 mc = _hold_core(plan.tc, plan.uc, mc, i, plan, d_j, req, procs, 1)
@@ -641,7 +642,6 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
     for k in range(nw):
         plan.movable[k] = not clamp
     n_movable = 0 if clamp else nw  # the jobs from ts on that may move up
-    proved = clamp
     before = 0  # the jobs of by_start scheduled before ts
     previous = -np.inf
     for q in range(n_slots):
@@ -668,8 +668,7 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
         # ``rest`` only grow: once this slot is ruled out, so is every later one
         hopeless = price > best or (price == best and best_moved == 0)
         if hopeless and monotone and n_movable > 0:
-            mc, m = _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs, not proved)
-            proved = True
+            mc, m = _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs)
             rest, n_movable = _stuck_bounds(plan, nw, m, ts, rest, req, procs, weights.alpha_t)
         if (hopeless and monotone and n_movable == 0) or _beyond(price, rest, best, scale):
             break
