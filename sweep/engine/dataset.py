@@ -58,8 +58,10 @@ class ResultArrays:
     variable) only when a later batch brings a longer value than any before.
     """
 
-    def __init__(self, grid: Grid, families: Sequence[Family], replications: int) -> None:
+    def __init__(self, grid: Grid, families: Sequence[Family], replications: int,
+                 first_replication: int = 0) -> None:
         self.grid, self.replications = grid, int(replications)
+        self.first_replication = int(first_replication)
         self.declared = _declared_variables(families)
         self.arrays: dict[str, np.ndarray] = {}
         self.longest: dict[str, tuple[int, int]] = {}  # name -> (length, -index of the first such point)
@@ -129,7 +131,7 @@ class ResultArrays:
         grid, replications = self.grid, self.replications
         dims = [axis.dim for axis in grid.axes]
         coords: dict[str, Any] = {axis.dim: list(axis.values) for axis in grid.axes}
-        coords["replication"] = np.arange(replications)
+        coords["replication"] = self.first_replication + np.arange(replications)
         if grid.design is not None:
             coords.update(_design_coordinates(grid.design))
         data_vars = {}

@@ -46,6 +46,8 @@ def resolved_yaml(cfg: DictConfig) -> str:
         settings.pop(key, None)
     if settings.get("design", {}).get("name") == "grid":
         settings.pop("design")  # the default: grid sweeps store the config they always did
+    if settings.get("first_replication") == 0:
+        settings.pop("first_replication")  # likewise: the first round of replications
     return OmegaConf.to_yaml(OmegaConf.create(settings))
 
 
@@ -54,13 +56,15 @@ def output_path(cfg: DictConfig) -> Path:
     return Path(cfg.output if cfg.output else Path(cfg.hydra.run.dir) / "results.nc").absolute()
 
 
-def make_tasks(grid: Grid, replications: int, seed: int, done: np.ndarray | None = None) -> TaskList:
+def make_tasks(grid: Grid, replications: int, seed: int, done: np.ndarray | None = None,
+               first_replication: int = 0) -> TaskList:
     """Every (point, replication) of ``grid`` but the task numbers in ``done``
-    (``index * replications + replication``), each task made when it is needed."""
+    (``index * replications + replication``), each task made when it is needed; the random streams
+    of replications ``first_replication, first_replication + 1, ...``."""
     numbers = np.arange(grid.size * replications, dtype=np.int64)
     if done is not None and len(done):
         numbers = np.setdiff1d(numbers, done, assume_unique=False)
-    return TaskList(grid, replications, seed, numbers)
+    return TaskList(grid, replications, seed, numbers, first_replication=first_replication)
 
 
 def batches(tasks: Sequence[Task], size: int) -> Iterator[Sequence[Task]]:
@@ -120,7 +124,7 @@ def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "") -> 
                             cfg.engine.checkpoint_seconds)
     done = checkpoint.load()
     numbers = done.index * int(cfg.replications) + done.replication
-    tasks = make_tasks(grid, cfg.replications, cfg.seed, numbers)
+    tasks = make_tasks(grid, cfg.replications, cfg.seed, numbers, int(cfg.first_replication))
     return PreparedSweep(label, cfg, list(overrides), grid, config_yaml, output, checkpoint, done, tasks)
 
 
@@ -163,7 +167,7 @@ def run_many(sweeps: Sequence[PreparedSweep]) -> list[FinishedSweep]:
 
 def _task_identity(task: Task) -> str:
     """What a task computes (not where its result goes): equal identities give equal records."""
-    return json.dumps([dataclasses.asdict(task.point), task.stream, task.seed, task.replication],
+    return json.dumps([dataclasses.asdict(task.point), task.stream, task.seed, task.stream_replication],
                       sort_keys=True, default=str)
 
 
@@ -177,7 +181,8 @@ class _ManySweeps:
 
     def __init__(self, sweeps: Sequence[PreparedSweep]) -> None:
         self.sweeps = [dataclasses.replace(s, tasks=_with_sweep(s.tasks, i)) for i, s in enumerate(sweeps)]
-        self.results = [ResultArrays(s.grid, _families(s.grid), s.cfg.replications) for s in self.sweeps]
+        self.results = [ResultArrays(s.grid, _families(s.grid), s.cfg.replications, s.cfg.first_replication)
+                        for s in self.sweeps]
         self.counts = [np.zeros(s.grid.size, dtype=np.int64) for s in self.sweeps]
         self.compute_seconds = [0.0] * len(self.sweeps)
         for i, prepared in enumerate(self.sweeps):

@@ -39,6 +39,13 @@ class Task:
     stream: tuple[int, ...]
     seed: int
     sweep: int = 0
+    first_replication: int = 0
+
+    @property
+    def stream_replication(self) -> int:
+        """The replication index the random stream is keyed by: ``first_replication + replication``
+        (a later round of replications continues the earlier ones' streams, docs/design.md §4)."""
+        return self.first_replication + self.replication
 
     @property
     def key(self) -> tuple[int, int]:
@@ -55,8 +62,9 @@ class TaskList(Sequence[Task]):
     """
 
     def __init__(self, grid: Grid, replications: int, seed: int, numbers: np.ndarray, sweep: int = 0,
-                 replaced: Mapping[int, Task] | None = None) -> None:
+                 replaced: Mapping[int, Task] | None = None, first_replication: int = 0) -> None:
         self.grid, self.replications, self.seed, self.sweep = grid, int(replications), int(seed), sweep
+        self.first_replication = int(first_replication)
         self.numbers = np.asarray(numbers, dtype=np.int64)
         self._replaced = dict(replaced or {})
 
@@ -72,7 +80,8 @@ class TaskList(Sequence[Task]):
             numbers = self.numbers[item]
             kept = set(numbers.tolist()) if self._replaced else set()
             replaced = {n: t for n, t in self._replaced.items() if n in kept}
-            return TaskList(self.grid, self.replications, self.seed, numbers, self.sweep, replaced)
+            return TaskList(self.grid, self.replications, self.seed, numbers, self.sweep, replaced,
+                            self.first_replication)
         return self._task(int(self.numbers[item]))
 
     def __setitem__(self, item: int, task: Task) -> None:
@@ -87,7 +96,8 @@ class TaskList(Sequence[Task]):
             index, replication = divmod(number, self.replications)
             if index != last_index:
                 last_index, grid_point = index, self.grid.point(index)
-            yield Task(index, replication, grid_point.point, grid_point.stream, self.seed, self.sweep)
+            yield Task(index, replication, grid_point.point, grid_point.stream, self.seed, self.sweep,
+                       self.first_replication)
 
     def _task(self, number: int) -> Task:
         if number in self._replaced:
@@ -95,11 +105,13 @@ class TaskList(Sequence[Task]):
             return task if task.sweep == self.sweep else dataclasses.replace(task, sweep=self.sweep)
         index, replication = divmod(number, self.replications)
         grid_point = self.grid.point(index)
-        return Task(index, replication, grid_point.point, grid_point.stream, self.seed, self.sweep)
+        return Task(index, replication, grid_point.point, grid_point.stream, self.seed, self.sweep,
+                    self.first_replication)
 
     def with_sweep(self, sweep: int) -> TaskList:
         """The same tasks, labelled as sweep ``sweep``'s (:func:`sweep.engine.runner.run_many`)."""
-        return TaskList(self.grid, self.replications, self.seed, self.numbers, sweep, self._replaced)
+        return TaskList(self.grid, self.replications, self.seed, self.numbers, sweep, self._replaced,
+                        self.first_replication)
 
 
 def run_task(task: Task) -> Record:
@@ -110,7 +122,7 @@ def run_task(task: Task) -> Record:
         result = family.analytic(task.point) if family.analytic else None
         result = result or Result(summary={})  # no closed form: the variables stay NaN
     else:
-        result = family.simulate(task.point, replication_rng(task.seed, task.stream, task.replication))
+        result = family.simulate(task.point, replication_rng(task.seed, task.stream, task.stream_replication))
     return Record(task.index, task.replication, result.summary, result.jobs, result.work,
                   dict(result.attrs), task.sweep, time.perf_counter() - started)
 
@@ -122,7 +134,7 @@ class TaskFailed(RuntimeError):
 def _describe(task: Task) -> str:
     point = task.point
     return (f"policy={point.policy.get('name')}, workload={point.workload.get('name')}, "
-            f"load={point.load}, replication={task.replication}")
+            f"load={point.load}, replication={task.stream_replication}")
 
 
 class SimulationActor:
