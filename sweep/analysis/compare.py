@@ -39,7 +39,7 @@ def with_interval(estimate: xr.DataArray, halfwidth: xr.DataArray, level: float)
     return out
 
 
-def _plain(da: xr.DataArray) -> xr.DataArray:
+def without_interval(da: xr.DataArray) -> xr.DataArray:
     """``da`` without interval coordinates (so arithmetic does not carry stale ones)."""
     return da.drop_vars([c for c in ("low", "high", "halfwidth") if c in da.coords])
 
@@ -53,7 +53,7 @@ def confidence_interval(da: xr.DataArray, dim: str = "replication", level: float
     """
     if dim not in da.dims:
         raise ValueError(f"{da.name or 'the array'} has no dimension {dim!r}; dims: {da.dims}")
-    da = _plain(da).astype(np.float64)
+    da = without_interval(da).astype(np.float64)
     n = da.notnull().sum(dim)
     mean = da.mean(dim)
     sd = da.std(dim, ddof=1) if da.sizes[dim] > 1 else xr.full_like(mean, np.nan)
@@ -88,17 +88,22 @@ def ratio(ds: xr.Dataset | xr.DataArray, baseline: str, dim: str = "policy", var
         raise ValueError(f"{da.name} has no dimension {dim!r}; dims: {da.dims}")
     if baseline not in da[dim].values:
         raise ValueError(f"baseline {baseline!r} not among {dim} {list(da[dim].values)}")
-    da = _plain(da).astype(np.float64)
+    da = without_interval(da).astype(np.float64)
     base = da.sel({dim: baseline}, drop=True)
     if method == "paired":
         out = confidence_interval(da / base, replication, level)
     else:
+        paired = da.notnull() & base.notnull()  # replications run at both labels (rounds may differ)
+        da, base = da.where(paired), base.where(paired)
         x_mean, y_mean = da.mean(replication), base.mean(replication)
         estimate = x_mean / y_mean
-        n = da.sizes[replication]
+        n = paired.sum(replication)
         residual = da - estimate * base
-        sd = residual.std(replication, ddof=1) if n > 1 else xr.full_like(estimate, np.nan)
-        half = _t_quantile(level, n) * sd / np.sqrt(n) / np.abs(y_mean)
+        several = da.sizes[replication] > 1
+        sd = residual.std(replication, ddof=1) if several else xr.full_like(estimate, np.nan)
+        _t_quantile(level, 2)  # checks the level
+        t = xr.apply_ufunc(stats.t.ppf, 0.5 + level / 2.0, (n - 1).clip(min=1))
+        half = xr.where(n >= 2, t * sd / np.sqrt(n.clip(min=1)), np.nan) / np.abs(y_mean)
         out = with_interval(estimate, half, level)
     out.name = f"{da.name}_ratio"
     out.attrs.update(units="1", long_name=f"{da.attrs.get('long_name', da.name)}, over {baseline}'s",

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
+from sweep.analysis.compare import confidence_interval, without_interval
 from sweep.analysis.figures import figure
 
 LABELS = {"eqs": "EQS", "eqs_pws": "EQS-PWS", "eqs_avg": "EQS-AVG", "fb_pws": "FB-PWS",
@@ -54,15 +55,32 @@ def response_ratio(ds: xr.Dataset) -> xr.DataArray:
 
 
 def replication_means(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray]:
-    """Mean response, its 90% half-width and the saturated flag per point: with replications, the
-    means over them, the half-widths over √count and saturated if any replication is."""
+    """Mean response, its 90% half-width and the saturated flag per point.
+
+    One replication: its mean and its batch-means half-width (``mean_response_hw90``). Several
+    (independent runs, each with its own warm-up): a point is saturated when at least half of the
+    replications that ran there are flagged (the majority rule of the saturation search,
+    :mod:`sweep.engine.adaptive`); its mean and Student-t half-width are those of the unflagged
+    replications' means, so the interval covers the spread between runs, which one run's batch
+    means do not (:func:`sweep.analysis.confidence_interval`). Replications that did not run at a
+    point (NaN: a later round of ``sweep-reproduce`` extends only some points) are left out.
+    """
     response, halfwidth = ds["mean_response"], ds["mean_response_hw90"]
     saturated = ds["saturated"].astype(bool)
-    if "replication" in response.dims:
-        count = response.sizes["replication"]
-        response, saturated = response.mean("replication"), saturated.any("replication")
-        halfwidth = np.sqrt((halfwidth ** 2).mean("replication") / count)
-    return response, halfwidth, saturated
+    if "replication" not in response.dims:
+        return response, halfwidth, saturated
+    ran = response.notnull()
+    count = ran.sum("replication")
+    if int(count.max()) <= 1:
+        first = (lambda da: da.where(ran).max("replication")) if response.sizes["replication"] > 1 \
+            else (lambda da: da.isel(replication=0, drop=True))
+        return first(response), first(halfwidth), saturated.any("replication")
+    flagged = (saturated & ran).sum("replication")
+    majority = flagged * 2 >= count.clip(min=1)
+    estimate = confidence_interval(response.where(ran & ~saturated), level=LEVEL)
+    single = count == 1  # a point only the first round reached: its own batch means
+    half = xr.where(single, halfwidth.where(ran).max("replication"), estimate["halfwidth"])
+    return without_interval(estimate), half, majority
 
 
 def ratio_interval(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, xr.DataArray]:

@@ -11,7 +11,7 @@ import xarray as xr
 
 from sweep.analysis import confidence_interval
 from sweep.analysis import ratio as label_ratio
-from sweep.analysis.compare import _plain, with_interval
+from sweep.analysis.compare import with_interval, without_interval
 from sweep.reproduce.quantities import quantity
 
 
@@ -60,8 +60,8 @@ def difference(datasets: Mapping[str, xr.Dataset], preset: str, policy: str, bas
 def _relative_halfwidth(da: xr.DataArray) -> xr.DataArray:
     """Half-width over |value|; 0 where the interval is unknown (judged as exact, as :func:`judge`)."""
     if "halfwidth" not in da.coords:
-        return xr.zeros_like(_plain(da))
-    return (_plain(da["halfwidth"]) / abs(_plain(da))).fillna(0.0)
+        return xr.zeros_like(without_interval(da))
+    return (without_interval(da["halfwidth"]) / abs(without_interval(da))).fillna(0.0)
 
 
 @quantity
@@ -76,7 +76,7 @@ def quotient(datasets: Mapping[str, xr.Dataset], numerator: Mapping[str, Any],
     top, bottom = (QUANTITIES[spec["quantity"]](datasets, **{k: v for k, v in spec.items()
                                                             if k != "quantity"})
                    for spec in (numerator, denominator))
-    value = _plain(top) / _plain(bottom)
+    value = without_interval(top) / without_interval(bottom)
     relative = np.sqrt(_relative_halfwidth(top) ** 2 + _relative_halfwidth(bottom) ** 2)
     return with_interval(value, abs(value) * relative, 0.90)
 
@@ -86,7 +86,7 @@ def spread(datasets: Mapping[str, xr.Dataset], presets: Sequence[str], variable:
            select: Mapping[str, Any] | None = None) -> xr.DataArray:
     """Largest minus smallest replication mean of ``variable`` across ``presets`` (e.g. one policy's
     host-1 share on three workloads), at ``select``; no interval (judged on the value)."""
-    means = [_plain(mean(datasets, preset, variable, select)) for preset in presets]
+    means = [without_interval(mean(datasets, preset, variable, select)) for preset in presets]
     stacked = xr.concat(xr.align(*means, join="inner"), "preset")
     return stacked.max("preset") - stacked.min("preset")
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from sweep.analysis.compare import _plain, with_interval
+from sweep.analysis.compare import with_interval, without_interval
 from sweep.analysis.ipg00_mapping import growth_exponent as fitted_growth_exponent
 from sweep.reproduce.quantities import quantity
 from sweep.reproduce.quantities.generic import _selected, difference
@@ -90,6 +90,6 @@ def gain_lead(datasets: Mapping[str, xr.Dataset], presets: Sequence[str], policy
     gains = [difference(datasets, name, baseline, policy, variable, dim=dim, select=select)
              for name in presets]
     others = xr.DataArray(list(presets[1:]), dims="preset", name="preset")
-    lead = xr.concat([_plain(gains[0]) - _plain(gain) for gain in gains[1:]], others)
+    lead = xr.concat([without_interval(gains[0]) - without_interval(gain) for gain in gains[1:]], others)
     halfwidth = xr.concat([np.hypot(gains[0]["halfwidth"], gain["halfwidth"]) for gain in gains[1:]], others)
-    return with_interval(lead, _plain(halfwidth), 0.90)
+    return with_interval(lead, without_interval(halfwidth), 0.90)

@@ -14,7 +14,7 @@ import numpy as np
 import xarray as xr
 
 from sweep.analysis import confidence_interval, ratio, size_class_means
-from sweep.analysis.compare import _plain, with_interval
+from sweep.analysis.compare import with_interval, without_interval
 from sweep.reproduce.quantities import quantity
 from sweep.reproduce.quantities.generic import _selected
 
@@ -45,7 +45,7 @@ def best_of(datasets: Mapping[str, xr.Dataset], preset: str, among: Sequence[str
     out = []
     for policy in [over] if isinstance(over, str) else list(over):
         ratios = ratio(ds, policy, var=variable).sel(policy=list(among))
-        lowest = ratios.isel(policy=_plain(ratios).argmin("policy"))
+        lowest = ratios.isel(policy=without_interval(ratios).argmin("policy"))
         out.append(lowest.drop_vars("policy").assign_coords(policy=policy))
     return _selected(xr.concat(out, "policy", coords="all") if len(out) > 1 else out[0], select)
 
@@ -57,7 +57,7 @@ def host_1_share_minus_half_load(datasets: Mapping[str, xr.Dataset], preset: str
     share's 90% interval: within ±0.1 means the rule roughly fits the curve of Figure 5."""
     share = confidence_interval(datasets[preset]["host_load_fraction"].sel(host=0, drop=True))
     half_load = share["load"] / 2
-    return _selected(with_interval(_plain(share) - half_load, share["halfwidth"], 0.90), select)
+    return _selected(with_interval(without_interval(share) - half_load, share["halfwidth"], 0.90), select)
 
 
 @quantity
