@@ -2,11 +2,17 @@
 
 Every CV96 claim compares mean response times of policies on the same jobs
 (common random numbers), as the paper's Figures 5–11 plot them over EQS's.
-The ratio's 90% interval combines the two means' intervals as if independent,
-as :func:`sweep.analysis.cv96.ratio_interval` does for the figures (wider than
-the truth under common random numbers). A point flagged ``saturated`` has no finite mean
-response: its ratio is ``inf`` where the baseline is stable, ``0`` where only
-the baseline is flagged, NaN where both are.
+On one replication the ratio's 90% interval combines the two means' batch-means
+intervals as if independent, as :func:`sweep.analysis.cv96.ratio_interval` does
+for the figures. On several independent replications (``sweep-reproduce`` adds
+them to undecided claims) it is the delta-method interval of the ratio of
+replication means, paired by replication (:func:`sweep.analysis.ratio`), which
+covers the spread between runs. A point is ``saturated`` by the majority rule
+of :func:`sweep.analysis.cv96.replication_means` and has no finite mean response:
+its ratio is ``inf`` where the baseline is stable, ``0`` where only the
+baseline is flagged, NaN where both are. Whether a policy saturates is read only
+on at least :data:`SATURATION_REPLICATIONS` independent replications; on fewer,
+the saturation quantities return the uninformative interval [0, 1] (undecided).
 """
 
 from __future__ import annotations
@@ -17,12 +23,15 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from sweep.analysis import cv96
-from sweep.analysis.compare import with_interval
+from sweep.analysis import cv96, ratio
+from sweep.analysis.compare import with_interval, without_interval
 from sweep.reproduce.quantities import quantity
 
 #: The two highest loads of the paper's grid, where "saturates before" is read (``saturates_before``).
 TOP, BELOW = 0.95, 0.9
+#: Independent replications a saturation claim is judged on, at least (one run near saturation
+#: is one draw of a heavy-tailed quantity).
+SATURATION_REPLICATIONS = 8
 
 
 def _one(da: xr.DataArray) -> xr.DataArray:
@@ -35,18 +44,45 @@ def _one(da: xr.DataArray) -> xr.DataArray:
 
 def _ratio(ds: xr.Dataset, policy: str, baseline: str) -> tuple[xr.DataArray, xr.DataArray]:
     """``policy``'s mean response over ``baseline``'s at the same labels of every other axis, its 90%
-    half-width (the two relative half-widths in quadrature, as :func:`sweep.analysis.cv96.ratio_interval`)
-    and the saturation rule of the module docstring. With replications, their means (half-widths
-    over √count)."""
+    half-width (module docstring: batch means on one replication, paired replications on several)
+    and the saturation rule of the module docstring."""
     response, half, saturated = cv96.replication_means(ds)
     top, bottom = response.sel(policy=policy, drop=True), response.sel(policy=baseline, drop=True)
     relative = np.hypot(half.sel(policy=policy, drop=True) / top,
                         half.sel(policy=baseline, drop=True) / bottom)
     value = top / bottom
+    half = value * relative
+    if _replications(ds) >= 2:
+        runs = ds["mean_response"].where(~ds["saturated"].astype(bool))
+        paired = ratio(runs, baseline).sel(policy=policy, drop=True)
+        several = _counts(ds).sel(policy=[policy, baseline]).min("policy") >= 2
+        value = xr.where(several, without_interval(paired), value)
+        half = xr.where(several, paired["halfwidth"], half)
     flagged, base_flagged = saturated.sel(policy=policy, drop=True), saturated.sel(policy=baseline, drop=True)
     value = xr.where(flagged & ~base_flagged, np.inf,
                      xr.where(base_flagged & ~flagged, 0.0, xr.where(flagged, np.nan, value)))
-    return value, (value * relative).where(np.isfinite(value) & (value > 0), 0.0)
+    return value, half.where(np.isfinite(value) & (value > 0), 0.0)
+
+
+def _counts(ds: xr.Dataset) -> xr.DataArray:
+    """Replications run at each point (rounds of ``sweep-reproduce`` may extend only some)."""
+    response = ds["mean_response"]
+    if "replication" not in response.dims:
+        return xr.ones_like(response, dtype=np.int64)
+    return response.notnull().sum("replication")
+
+
+def _replications(ds: xr.Dataset) -> int:
+    """The most replications run at any point."""
+    return int(_counts(ds).max())
+
+
+def _undecided() -> xr.DataArray:
+    """A 0/1 reading on too few replications: the value 0.5 with the interval [0, 1], and the
+    replications it needs (``replications_needed``: rounds go there whatever the interval)."""
+    out = with_interval(xr.DataArray(0.5), xr.DataArray(0.5), cv96.LEVEL)
+    out.attrs["replications_needed"] = SATURATION_REPLICATIONS
+    return out
 
 
 @quantity
@@ -77,7 +113,7 @@ def _saturates_before(ds: xr.Dataset, x: str, y: str) -> bool:
     flagged at a load where ``y`` is not; or, neither flagged, ``x``'s response grows faster at
     the top of the grid: ``x / y`` above 1 at ρ = 0.95 beyond its 90% interval, and above its
     value at 0.9."""
-    flagged = _one(ds["saturated"].astype(bool))
+    flagged = _one(cv96.replication_means(ds)[2])
     fx, fy = flagged.sel(policy=x).values, flagged.sel(policy=y).values
     if (fx & ~fy).any():
         return True
@@ -94,6 +130,8 @@ def saturates_before(datasets: Mapping[str, xr.Dataset], preset: str, policy: st
     """1 if ``policy`` saturates before ``baseline`` on the preset's load grid, else 0
     (:func:`_saturates_before`; CV96 §4.1, §5 "X saturates before Y")."""
     ds = datasets[preset].sel(dict(select or {}))
+    if int(_counts(ds).sel(policy=[policy, baseline]).min()) < SATURATION_REPLICATIONS:
+        return _undecided()
     return xr.DataArray(float(_saturates_before(ds, policy, baseline)))
 
 
@@ -104,7 +142,10 @@ def avoids_saturation(datasets: Mapping[str, xr.Dataset], preset: str, policy: s
     "EQS-PWS avoids the early saturation of EQS"): where the baseline is flagged the policy is
     not; where it is not, the policy's ratio to it is below 1 beyond the 90% interval."""
     ds = datasets[preset].sel(dict(select or {}))
-    flagged = _one(ds["saturated"].astype(bool))
+    top = ds.sel(load=ds["load"] >= BELOW, policy=[policy, baseline])
+    if int(_counts(top).min()) < SATURATION_REPLICATIONS:
+        return _undecided()
+    flagged = _one(cv96.replication_means(ds)[2])
     value, half = (_one(a) for a in _ratio(ds, policy, baseline))
     avoided = xr.where(flagged.sel(policy=baseline), ~flagged.sel(policy=policy), value + half < 1.0)
     return avoided.sel(load=avoided["load"] >= BELOW).astype(float).drop_vars("policy", errors="ignore")
