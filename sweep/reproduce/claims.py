@@ -7,6 +7,8 @@ A paper's claims file ``sweep/reproduce/papers/<paper>.yaml`` holds::
     presets:                      # every preset the claims read, with the reduced
       sh00_fig2:                  # precision of `sweep-reproduce --quick` and of the tests
         quick: ["stop.jobs=1000000", "replications=3"]
+        replicate: 32             # replications an undecided claim's points may reach (full run)
+        quick_replicate: 6        # the same for --quick (absent: no rounds)
     notes: |                      # optional Markdown: what the report shows above the claims
       The C90 sizes are a reconstruction ...
     claims:
@@ -17,26 +19,44 @@ A paper's claims file ``sweep/reproduce/papers/<paper>.yaml`` holds::
         args: {preset: sh00_fig2, policy: random, baseline: sita_e}
         expect: {value: 10, figures: 1}
         direction: {above: 1}     # the qualitative claim: Random is worse
-        deviation: null           # the project's explanation where the model disagrees
+        deviation: null           # the measured values and their cause (or "Cause unknown")
         full_only: null           # why quick precision cannot judge it (then only the full run does)
+        verdict: reproduced       # the expected verdict at full precision (the tests assert it)
+        quick_verdict: null       # the expected verdict at quick precision, where it differs
 
 A quantity returns a DataArray (one value per remaining label, e.g. per
 load) with its confidence interval as ``low``/``high`` coordinates, the
 convention of :func:`sweep.analysis.confidence_interval`. The verdict
-(:func:`judge`) compares each value's interval with the paper's:
+(:func:`judge`) places each value's interval against the paper's printed range
+(``expect``) and the qualitative claim (``direction``; without one, ``expect``
+itself), per value:
 
 reproduced
-    every interval meets the paper's value or range;
-contradicted
-    some interval lies wholly outside the qualitative claim (``direction``;
-    without one, outside the paper's range): the model says the opposite;
+    the interval lies wholly inside the paper's printed range: within the
+    printed precision of its value, or wholly on the claimed side of an
+    inequality;
 deviates
-    the qualitative claim holds but not the paper's number.
+    the interval lies wholly on the claimed side (``direction``) and wholly
+    outside the printed range: the qualitative claim holds, the number does not;
+contradicted
+    the interval lies wholly on the other side of the qualitative claim (without
+    a ``direction``: wholly outside the printed range);
+undecided
+    anything else: the interval straddles a boundary, so the run cannot tell (an
+    interval that merely touches the paper's value is undecided, not reproduced).
 
-A claim with a ``deviation`` text is one the model is known not to reproduce
-at full precision; the tests turn it into a strict expected failure. A claim
-with a ``full_only`` text is judged at full precision only (the slow tests),
-because the quick run's intervals are too wide to tell.
+A claim with several values is contradicted if one value is; else reproduced if
+all are; else deviates if every value lies on the claimed side and one decidedly
+off the number; else undecided. ``sweep-reproduce`` adds
+replications to the presets of undecided claims until they are decided or their
+budget is spent (:mod:`sweep.reproduce.cli`).
+
+Each record states its expected verdict at full precision (``verdict``, default
+reproduced) and, where the quick run differs, at quick precision
+(``quick_verdict``); the tests assert them exactly. A record whose expected
+verdict is deviates or contradicted carries a ``deviation`` note naming the
+measured values and their cause, or saying ``Cause unknown``. A ``tolerance``
+(relative, for ``value``) needs its ``reason``.
 """
 
 from __future__ import annotations
@@ -52,8 +72,14 @@ import numpy as np
 import xarray as xr
 import yaml
 
+from sweep.reproduce.calibration import Calibration
+from sweep.reproduce.calibration import parse as parse_calibrations
+
 #: The verdicts, best first.
-VERDICTS = ("reproduced", "deviates", "contradicted")
+VERDICTS = ("reproduced", "deviates", "contradicted", "undecided")
+
+#: A deviation note that says this (case-insensitive) states that the cause is not known.
+CAUSE_UNKNOWN = "cause unknown"
 
 
 def _unit(x: float, figures: int) -> float:
@@ -87,6 +113,9 @@ class Expectation:
         4" at one figure is ≥ 3.5) or ``tolerance`` (relative, for ``value``)."""
         kinds = [k for k in ("value", "between", "at_least", "at_most", "similar", "above", "below")
                  if k in spec]
+        unknown = set(spec) - {*kinds, "figures", "tolerance", "reason"}
+        if unknown:
+            raise ValueError(f"{where}: unknown keys {sorted(unknown)} in {dict(spec)}")
         if len(kinds) != 1:
             raise ValueError(f"{where}: expect needs exactly one of value, between, at_least, at_most, "
                              f"similar, above, below; got {dict(spec)}")
@@ -106,13 +135,19 @@ class Expectation:
         if figures:
             return cls(*printed_range(float(low), float(high), int(figures)), printed)
         tolerance = float(spec.get("tolerance", 0.0))
+        if tolerance and not spec.get("reason"):
+            raise ValueError(f"{where}: a tolerance needs its reason (expect: {{..., reason: ...}})")
         return cls(float(low) * (1 - tolerance), float(high) * (1 + tolerance),
                    printed + (f" ± {tolerance:.0%}" if tolerance else ""))
 
-    def meets(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-        """Whether each interval ``[low, high]`` meets ``[self.low, self.high]`` (closed: a value
-        printed without a tolerance is met by that value exactly)."""
-        return (high >= self.low) & (low <= self.high)
+    def contains(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """Whether each interval ``[low, high]`` lies wholly inside ``[self.low, self.high]`` (closed:
+        a value printed without a tolerance contains that value exactly, and no wider interval)."""
+        return (low >= self.low) & (high <= self.high)
+
+    def excludes(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """Whether each interval ``[low, high]`` lies wholly outside ``[self.low, self.high]``."""
+        return (high < self.low) | (low > self.high)
 
 
 @dataclass(frozen=True)
@@ -129,6 +164,17 @@ class Claim:
     direction: Expectation | None = None
     deviation: str | None = None
     full_only: str | None = None
+    verdict: str = "reproduced"
+    quick_verdict: str | None = None
+
+    def expected(self, quick: bool) -> str:
+        """The verdict the record expects at quick or at full precision."""
+        return (self.quick_verdict or self.verdict) if quick else self.verdict
+
+    @property
+    def cause_unknown(self) -> bool:
+        """Whether the deviation note says that the cause is not known."""
+        return bool(self.deviation) and CAUSE_UNKNOWN in self.deviation.lower()
 
     @property
     def presets(self) -> tuple[str, ...]:
@@ -149,13 +195,26 @@ def _named_presets(args: Any) -> list[str]:
 
 @dataclass(frozen=True)
 class Paper:
-    """A paper's claims file: its presets (with quick-precision overrides) and claims."""
+    """A paper's claims file: its presets (with quick-precision overrides), claims, and the
+    replication budget of each preset (``replicate``, ``quick_replicate``: the most replications
+    ``sweep-reproduce`` may run of a point an undecided claim reads; absent: no rounds)."""
 
     key: str
     title: str
     presets: Mapping[str, Sequence[str]]
     claims: tuple[Claim, ...] = field(default=())
     notes: str = ""
+    budgets: Mapping[str, int] = field(default_factory=dict)
+    quick_budgets: Mapping[str, int] = field(default_factory=dict)
+    calibrations: tuple[Calibration, ...] = field(default=())
+
+    def calibrated_by(self, claim_id: str) -> str | None:
+        """The calibration whose targets the claim reads (it is then used, not judged), or None."""
+        return next((c.name for c in self.calibrations if claim_id in c.claims), None)
+
+    def budget(self, preset: str, quick: bool) -> int:
+        """The most replications of ``preset``'s points (0: no rounds beyond the preset's own)."""
+        return int((self.quick_budgets if quick else self.budgets).get(preset, 0))
 
 
 def papers() -> list[str]:
@@ -171,12 +230,30 @@ def load_paper(key: str) -> Paper:
         raise ValueError(f"no claims file for paper {key!r}; papers: {', '.join(papers())}")
     text = (resources.files("sweep.reproduce") / "papers" / f"{key}.yaml").read_text()
     spec = yaml.safe_load(text)
-    presets = {name: tuple((entry or {}).get("quick", ())) for name, entry in spec["presets"].items()}
+    unknown = set(spec) - {"paper", "title", "presets", "notes", "claims", "calibrate"}
+    if unknown:
+        raise ValueError(f"{key}.yaml: unknown keys {sorted(unknown)}")
+    entries = {name: entry or {} for name, entry in spec["presets"].items()}
+    for name, entry in entries.items():
+        unknown = set(entry) - {"quick", "replicate", "quick_replicate"}
+        if unknown:
+            raise ValueError(f"{key}.yaml preset {name}: unknown keys {sorted(unknown)}")
+    presets = {name: tuple(entry.get("quick", ())) for name, entry in entries.items()}
     claims = tuple(_claim(key, entry, presets) for entry in spec["claims"])
     ids = [c.id for c in claims]
     if len(set(ids)) != len(ids):
         raise ValueError(f"{key}.yaml: claim ids repeat: {sorted({i for i in ids if ids.count(i) > 1})}")
-    return Paper(key, spec["title"], presets, claims, (spec.get("notes") or "").strip())
+    budgets = {name: int(e["replicate"]) for name, e in entries.items() if "replicate" in e}
+    quick_budgets = {name: int(e["quick_replicate"]) for name, e in entries.items() if "quick_replicate" in e}
+    notes = (spec.get("notes") or "").strip()
+    calibrations = parse_calibrations(key, spec.get("calibrate"))
+    for calibration in calibrations:
+        unknown = [c for c in calibration.claims if c not in ids] + \
+            [p for p in calibration.presets if p not in presets]
+        if unknown:
+            raise ValueError(f"{key}.yaml calibrate {calibration.name!r}: unknown claims or presets "
+                             f"{unknown}")
+    return Paper(key, spec["title"], presets, claims, notes, budgets, quick_budgets, calibrations)
 
 
 def _claim(paper: str, entry: Mapping[str, Any], presets: Mapping[str, Any]) -> Claim:
@@ -186,10 +263,21 @@ def _claim(paper: str, entry: Mapping[str, Any], presets: Mapping[str, Any]) -> 
     if entry["quantity"] not in QUANTITIES:
         raise ValueError(f"{where}: unknown quantity {entry['quantity']!r}; known: {', '.join(QUANTITIES)}")
     direction = entry.get("direction")
+    unknown = set(entry) - {"id", "section", "words", "quantity", "args", "expect", "direction", "deviation",
+                            "full_only", "verdict", "quick_verdict"}
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
     claim = Claim(paper, entry["id"], entry["section"], " ".join(entry["words"].split()),
                   entry["quantity"], dict(entry.get("args") or {}), Expectation.parse(entry["expect"], where),
                   Expectation.parse(direction, where) if direction else None,
-                  _text(entry.get("deviation")), _text(entry.get("full_only")))
+                  _text(entry.get("deviation")), _text(entry.get("full_only")),
+                  entry.get("verdict", "reproduced"), entry.get("quick_verdict"))
+    for verdict in (claim.verdict, claim.quick_verdict):
+        if verdict is not None and verdict not in VERDICTS:
+            raise ValueError(f"{where}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
+    if claim.verdict in ("deviates", "contradicted") and not claim.deviation:
+        raise ValueError(f"{where}: a claim expected to be {claim.verdict} needs a deviation note "
+                         "(the measured values and their cause, or 'Cause unknown')")
     missing = [p for p in claim.presets if p not in presets]
     if missing:
         raise ValueError(f"{where}: presets {missing} are not listed under presets:")
@@ -238,13 +326,33 @@ def judge(claim: Claim, measured: xr.DataArray) -> Judgement:
     high = _bound(measured, "high", values)
     if values.size == 0 or np.isnan(values).all():
         raise ValueError(f"claim {claim.paper}:{claim.id}: the quantity has no value")
-    if claim.expect.meets(low, high).all():
-        verdict = "reproduced"
-    elif (claim.direction or claim.expect).meets(low, high).all():
-        verdict = "deviates"
-    else:
-        verdict = "contradicted"
-    return Judgement(claim, verdict, measured)
+    return Judgement(claim, verdict_of(claim, low.ravel(), high.ravel()), measured)
+
+
+def verdict_of(claim: Claim, low: np.ndarray, high: np.ndarray) -> str:
+    """The verdict on intervals ``[low, high]``, one per value (the module docstring's rule).
+
+    A value whose interval is NaN (a value that could not be computed) is undecided.
+    """
+    direction = claim.direction or claim.expect
+    if direction.excludes(low, high).any():
+        return "contradicted"
+    if claim.expect.contains(low, high).all():
+        return "reproduced"
+    if direction.contains(low, high).all() and claim.expect.excludes(low, high).any():
+        return "deviates"  # one value decidedly off the number, every value on the claimed side
+    return "undecided"
+
+
+def decidable(claim: Claim, measured: xr.DataArray, shrink: float) -> bool:
+    """Whether the claim could be decided were every interval ``shrink`` times as wide about its
+    value (more replications: the half-width falls as one over the square root of their number).
+    ``sweep-reproduce`` spends no replications on a claim that its budget cannot decide."""
+    values = np.asarray(measured.values, dtype=np.float64).ravel()
+    low = _bound(measured, "low", values).ravel()
+    high = _bound(measured, "high", values).ravel()
+    narrowed = values + shrink * (low - values), values + shrink * (high - values)
+    return verdict_of(claim, *narrowed) != "undecided"
 
 
 def _bound(measured: xr.DataArray, name: str, values: np.ndarray) -> np.ndarray:

@@ -3,21 +3,29 @@
 ::
 
     sweep-reproduce --out DIR [--paper sh00|cv96|tf99|ipg00|all] [--quick] [--workers N]
-                    [--address A] [--pages ROOT]
+                    [--address A] [--pages ROOT] [--seed S] [--check]
 
 All presets of the chosen papers run as one :func:`sweep.engine.runner.run_many`
 call: one backend (Ray pool, or this process with ``--workers 1``), one progress
 display, each Dataset written to ``DIR/data/<preset>.nc`` as soon as its last task
 is in. A rerun with the same ``--out`` reuses every Dataset whose stored config is
 the one it would compute, and resumes the others from their checkpoints. Then
-every claim is judged (:func:`sweep.reproduce.claims.evaluate`) and the report
+every claim is judged (:func:`sweep.reproduce.claims.evaluate`); the points that
+undecided claims read get more replications, in rounds on the pool, up to each
+preset's budget (:mod:`sweep.reproduce.rounds`); then the report is
 written (:mod:`sweep.reproduce.report`): ``DIR/claims.csv``, ``DIR/report.md``,
 ``DIR/report.html``, the figures in ``DIR/figures/``. ``--pages ROOT`` also writes
 ``ROOT/REPRODUCTION.md`` and ``ROOT/reproduction/<paper>.md``.
 
+``--seed S`` runs every preset under the root seed ``S`` (a decided verdict is the
+same under another seed); ``--check`` fails when a verdict differs from the one its
+record expects (``verdict``, or ``quick_verdict`` with ``--quick``), which is what
+the committed pages show.
+
 Exit status: 0 when every preset ran and every claim has a verdict (deviating and
-contradicted claims are results, not failures); 1 when a run or a claim's
-computation failed; 2 on bad input (one line on stderr, nothing run).
+contradicted claims are results, not failures) and, with ``--check``, each is the
+expected one; 1 when a run or a claim's computation failed, or a checked verdict
+differs; 2 on bad input (one line on stderr, nothing run).
 """
 
 from __future__ import annotations
@@ -30,8 +38,14 @@ import resource
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import xarray as xr
+
+    from sweep.reproduce.rounds import Part
 
 #: The papers option's "every paper".
 ALL = "all"
@@ -56,12 +70,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--address", default="", help="a Ray cluster to join (`auto`, `host:port`, `ray://...`)")
     p.add_argument("--pages", type=Path, default=None,
                    help="also write REPRODUCTION.md and reproduction/<paper>.md under this repository root")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the root seed of every preset (default: each preset's)")
+    p.add_argument("--claim", action="append", default=None, metavar="PAPER:ID",
+                   help="judge only this claim (repeatable), running only the presets it reads")
+    p.add_argument("--check", action="store_true",
+                   help="exit 1 when a verdict differs from the one its record expects (as the pages show)")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress display")
     return p
 
 
 def _overrides(name: str, quick: Sequence[str], data: Path, args: argparse.Namespace) -> list[str]:
-    engine = []
+    """The overrides of a preset's first part (its own replications)."""
+    engine = [] if args.seed is None else [f"seed={args.seed}"]
     if args.workers is not None:
         engine.append(f"engine.workers={args.workers}")
         if args.workers == 1 and not args.address:
@@ -104,8 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.out = args.out.absolute()
     started = time.perf_counter()
-    from sweep.engine.config import ConfigError, compose
+    from sweep.engine.config import ConfigError
     from sweep.reproduce.claims import load_paper, papers
+    from sweep.reproduce.report import NOT_VERDICTS
+    from sweep.reproduce.rounds import Part
 
     if args.paper != ALL and args.paper not in papers():
         print(f"sweep-reproduce: --paper {args.paper!r} is not a paper; choose one of "
@@ -114,96 +137,282 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.workers is not None and args.workers < 1:
         print(f"sweep-reproduce: --workers must be at least 1, got {args.workers}", file=sys.stderr)
         return 2
+    if args.seed is not None and args.seed < 0:
+        print(f"sweep-reproduce: --seed must be at least 0, got {args.seed}", file=sys.stderr)
+        return 2
     keys = papers() if args.paper == ALL else [args.paper]
     chosen = [load_paper(key) for key in keys]
-    data, figures = args.out / "data", args.out / "figures"
-
-    from sweep.engine.runner import prepare, resolved_yaml, run_many
-
-    presets, reused, to_run = {}, {}, []
-    for paper in chosen:
-        for name, quick in paper.presets.items():
-            quick = list(quick) if args.quick else []
-            overrides = _overrides(name, quick, data.absolute(), args)
-            try:
-                cfg = compose(overrides)
-            except ConfigError as error:
-                print(f"sweep-reproduce: {paper.key}.yaml preset {name}: {error}", file=sys.stderr)
-                return 2
-            presets[name] = quick
-            dataset = _reusable(data / f"{name}.nc", resolved_yaml(cfg))
-            if dataset is not None:
-                reused[name] = dataset
-            else:
-                to_run.append((name, cfg, overrides))
-    data.mkdir(parents=True, exist_ok=True)
-    figures.mkdir(parents=True, exist_ok=True)
-    runs_file = data / "runs.json"  # per preset: its compute seconds and figure files, for reuse
-    runs = json.loads(runs_file.read_text()) if runs_file.exists() else {}
-    datasets = dict(reused)
-    failed = None
-    if to_run:
+    if args.claim:
         try:
-            prepared = [prepare(cfg, overrides, label=name) for name, cfg, overrides in to_run]
-            for finished in run_many(prepared):
-                datasets[finished.label] = finished.dataset
-                runs[finished.label] = {"compute_seconds": finished.compute_seconds, "figures": None}
-            runs[RUN_KEY] = {"wall_seconds": time.perf_counter() - started, "memory": _memory_text(),
-                             "command": shlex.join(["sweep-reproduce", *argv])}
-        except ConfigError as error:
+            chosen = _only(chosen, args.claim)
+        except ValueError as error:
             print(f"sweep-reproduce: {error}", file=sys.stderr)
             return 2
-        except KeyboardInterrupt:
-            print("sweep-reproduce: interrupted; run the same command again to resume", file=sys.stderr)
-            return 130
-        except Exception as error:  # noqa: BLE001 - a failed run is reported, then exit 1
-            failed = f"{type(error).__name__}: {error}"
-            print(f"sweep-reproduce: a run failed: {failed}", file=sys.stderr)
-        runs_file.write_text(json.dumps(runs, indent=1, sort_keys=True))
-    if failed:
+    data, figures = args.out / "data", args.out / "figures"
+    presets: dict[str, list[str]] = {}
+    first_parts = []
+    for paper in chosen:
+        for name, quick in paper.presets.items():
+            presets[name] = list(quick) if args.quick else []
+            first_parts.append(Part(name, 0, 0))
+    runner = _Parts(data, args)
+    try:
+        runner.compose(first_parts, presets)
+    except ConfigError as error:
+        print(f"sweep-reproduce: {error}", file=sys.stderr)
+        return 2
+    data.mkdir(parents=True, exist_ok=True)
+    figures.mkdir(parents=True, exist_ok=True)
+    try:
+        runner.run()
+        while extra := _next_round(chosen, runner, args.quick):
+            runner.compose(extra, presets)
+            runner.run()
+    except ConfigError as error:
+        print(f"sweep-reproduce: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sweep-reproduce: interrupted; run the same command again to resume", file=sys.stderr)
+        return 130
+    except Exception as error:  # noqa: BLE001 - a failed run is reported, then exit 1
+        print(f"sweep-reproduce: a run failed: {type(error).__name__}: {error}", file=sys.stderr)
+        runner.save()
         return 1
-
-    report = _judge(chosen, presets, datasets, reused, runs, figures, args, argv, started)
-    runs_file.write_text(json.dumps(runs, indent=1, sort_keys=True))
+    if runner.computed:
+        runner.runs[RUN_KEY] = {"wall_seconds": time.perf_counter() - started, "memory": _memory_text(),
+                                "command": shlex.join(["sweep-reproduce", *argv])}
+    report = _judge(chosen, presets, runner, figures, args, argv, started)
+    runner.save()
     _write(report, args)
     for paper in report.papers:
         print(f"{paper.paper.key}: {len(paper.claims)} claims: {paper.count_text()}; "
               f"{paper.compute_seconds():.0f} s of compute", file=sys.stderr)
     print(f"sweep-reproduce: report in {args.out / 'report.html'} ({report.wall_seconds:.0f} s)",
           file=sys.stderr)
-    return 1 if any(r.verdict == "error" for p in report.papers for r in p.claims) else 0
+    failed = any(r.verdict == "error" for p in report.papers for r in p.claims)
+    if args.check:
+        differing = [f"{r.claim.paper}:{r.claim.id} is {r.verdict}, its record expects "
+                     f"{r.claim.expected(args.quick)} ({r.measured})"
+                     for p in report.papers for r in p.claims
+                     if r.verdict not in NOT_VERDICTS[:2] and r.verdict != r.claim.expected(args.quick)]
+        for line in differing:
+            print(f"sweep-reproduce: --check: {line}", file=sys.stderr)
+        failed = failed or bool(differing)
+    return 1 if failed else 0
 
 
-def _judge(chosen, presets, datasets, reused, runs, figures: Path, args, argv, started):
+def _only(chosen, wanted: Sequence[str]):
+    """The papers with only the claims named ``paper:id`` and the presets those read."""
+    import dataclasses
+
+    known = {f"{paper.key}:{claim.id}" for paper in chosen for claim in paper.claims}
+    unknown = [name for name in wanted if name not in known]
+    if unknown:
+        raise ValueError(f"--claim {unknown[0]!r} is not a claim of {', '.join(p.key for p in chosen)} "
+                         "(PAPER:ID, as in claims.csv)")
+    out = []
+    for paper in chosen:
+        claims = tuple(c for c in paper.claims if f"{paper.key}:{c.id}" in wanted)
+        if claims:
+            read = {p for c in claims for p in c.presets}
+            out.append(dataclasses.replace(paper, claims=claims,
+                                           presets={k: v for k, v in paper.presets.items() if k in read}))
+    return out
+
+
+class _Parts:
+    """The parts of every preset (:class:`sweep.reproduce.rounds.Part`): composed, reused where their
+    Dataset on disk was computed from the same config, else run together on one pool."""
+
+    def __init__(self, data: Path, args: argparse.Namespace) -> None:
+        self.data, self.args = data, args
+        self.parts: dict[str, list[Part]] = {}  # preset -> its parts, first first
+        self.datasets: dict[str, xr.Dataset] = {}  # part name -> Dataset
+        self.axes: dict[str, dict[str, str]] = {}  # preset -> dimension -> grid key
+        self.reused: set[str] = set()
+        self.pending: list = []
+        self.computed = False
+        runs_file = data / "runs.json"  # per part: its compute seconds; per preset: its figure files
+        self.runs = json.loads(runs_file.read_text()) if runs_file.exists() else {}
+
+    def compose(self, parts: Sequence[Part], quick: Mapping[str, Sequence[str]]) -> None:
+        """Compose each part's config; keep the Datasets already on disk, queue the rest."""
+        from sweep.engine.config import ConfigError, compose
+        from sweep.engine.grid import expand
+        from sweep.engine.runner import prepare, resolved_yaml
+        from sweep.reproduce.rounds import Part
+
+        for part in parts:
+            overrides = _overrides(part.preset, quick[part.preset], self.data.absolute(), self.args)
+            overrides[-1] = f"output={self.data.absolute() / f'{part.name}.nc'}"
+            if part.first:
+                overrides += [f"replications={part.count}", f"first_replication={part.first}",
+                              *(f"grid.{self.axes[part.preset][dim]}=[{','.join(map(_label, labels))}]"
+                                for dim, labels in part.restrict.items() if dim in self.axes[part.preset])]
+            try:
+                cfg = compose(overrides)
+            except ConfigError as error:
+                raise ConfigError(f"preset {part.preset}: {error}") from error
+            if not part.first:
+                part = Part(part.preset, 0, int(cfg.replications))
+            self.parts.setdefault(part.preset, []).append(part)
+            dataset = _reusable(self.data / f"{part.name}.nc", resolved_yaml(cfg))
+            if dataset is not None:
+                self.datasets[part.name] = dataset
+                self.reused.add(part.name)
+            else:
+                self.pending.append(prepare(cfg, overrides, label=part.name))
+            if not part.first:
+                self.axes[part.preset] = {axis.dim: axis.key for axis in expand(cfg, overrides).axes}
+
+    def run(self) -> None:
+        """Run the queued parts on one pool (each Dataset written as soon as it is complete)."""
+        from sweep.engine.runner import run_many
+
+        pending, self.pending = self.pending, []
+        if not pending:
+            return
+        self.computed = True
+        try:
+            for finished in run_many(pending):
+                self.datasets[finished.label] = finished.dataset
+                self.runs[finished.label] = {"compute_seconds": finished.compute_seconds,
+                                             **({"figures": None} if "+r" not in finished.label else {})}
+        finally:
+            self.save()
+
+    def save(self) -> None:
+        (self.data / "runs.json").write_text(json.dumps(self.runs, indent=1, sort_keys=True))
+
+    def dataset(self, preset: str) -> xr.Dataset:
+        """The preset's Dataset: its parts joined on ``replication``."""
+        from sweep.reproduce.rounds import combine
+
+        return combine([self.datasets[part.name] for part in self.parts[preset]])
+
+    def compute_seconds(self, preset: str) -> float:
+        return sum(float(self.runs.get(part.name, {}).get("compute_seconds", 0.0))
+                   for part in self.parts[preset])
+
+    def replications(self, preset: str) -> int:
+        """Replications run of the preset so far (the next part's first index)."""
+        return sum(part.count for part in self.parts[preset])
+
+
+def _label(value) -> str:
+    """A grid label as Hydra's override grammar reads it back."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
+    """For each preset, one part doubling the replications at the points its undecided claims read,
+    within its budget; none when no undecided claim can get more. A claim gets no replications
+    that its budget cannot decide (:func:`sweep.reproduce.claims.decidable`: its intervals narrowed
+    by the square root of the replications it would gain), unless its quantity says it needs more
+    (``replications_needed``: a saturation reading on fewer than eight)."""
+    from sweep.reproduce.claims import decidable, evaluate
+    from sweep.reproduce.rounds import Part, readings, replications_at, union
+
+    datasets = {preset: runner.dataset(preset) for preset in runner.parts}
+    extra = []
+    for paper in chosen:
+        wanted: dict[str, list] = {}
+        for claim in paper.claims:
+            if quick and claim.full_only:
+                continue
+            try:
+                judgement = evaluate(claim, datasets)
+            except Exception:  # noqa: BLE001, S112 - a claim that cannot be computed gets no rounds
+                continue
+            if judgement.verdict != "undecided":
+                continue
+            for preset in claim.presets:
+                budget = paper.budget(preset, quick)
+                reading = _on_grid(union(readings(claim, preset)), runner.axes[preset])
+                if not budget or reading is None:
+                    continue
+                have = max(replications_at(datasets[preset], reading), 1)
+                needed = int(judgement.measured.attrs.get("replications_needed", 0))
+                if have < budget and (have < needed or decidable(claim, judgement.measured,
+                                                                  (have / budget) ** 0.5)):
+                    wanted.setdefault(preset, []).append(reading)
+        for preset, wanted_readings in wanted.items():
+            reading = union(wanted_readings)
+            have = max(replications_at(datasets[preset], reading), 1)
+            budget = paper.budget(preset, quick)
+            if have < budget:
+                count = min(have, budget - have)  # doubling, within the budget
+                extra.append(Part(preset, runner.replications(preset), count, reading))
+    return extra
+
+
+def _on_grid(reading, axes: Mapping[str, str]):
+    """The reading's labels on the preset's grid axes only (a variable's own dimensions, e.g.
+    ``size_class``, are not points to run)."""
+    return None if reading is None else {dim: labels for dim, labels in reading.items() if dim in axes}
+
+
+def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
     from sweep.analysis.figures import write_figures
+    from sweep.reproduce.calibration import dimension, load_records, sensitivity_text
     from sweep.reproduce.claims import evaluate
     from sweep.reproduce.report import ClaimResult, PaperResult, PresetRun, Report
 
+    datasets = {preset: runner.dataset(preset) for preset in runner.parts}
     results = []
     for paper in chosen:
         preset_runs = []
         for name in paper.presets:
-            run = runs.setdefault(name, {"compute_seconds": 0.0, "figures": None})
-            drawn = [figures / f for f in run["figures"] or ()]
-            if name not in reused or run["figures"] is None or not all(f.exists() for f in drawn):
+            run = runner.runs.setdefault(name, {"compute_seconds": 0.0, "figures": None})
+            reused = all(part.name in runner.reused for part in runner.parts[name])
+            drawn = [figures / f for f in run.get("figures") or ()]
+            if not reused or run.get("figures") is None or not all(f.exists() for f in drawn):
                 drawn = write_figures(datasets[name], name, figures, suffixes=(".png",))
                 run["figures"] = [f.name for f in drawn]
-            preset_runs.append(PresetRun(name, presets[name], float(run["compute_seconds"]), drawn,
-                                         name in reused))
-        claims = [ClaimResult.of(claim, lambda c: evaluate(c, datasets), args.quick)
-                  for claim in paper.claims]
-        results.append(PaperResult(paper, preset_runs, claims))
+            preset_runs.append(PresetRun(name, presets[name], runner.compute_seconds(name), drawn, reused,
+                                         len(runner.parts[name])))
+        records = load_records(paper.key)
+        claims = []
+        for claim in paper.claims:
+            result = ClaimResult.of(claim, lambda c: evaluate(c, datasets), args.quick,
+                                    _replications_read(claim, runner, datasets),
+                                    paper.calibrated_by(claim.id))
+            result.sensitivity = "; ".join(
+                sensitivity_text(result.verdict, record["sensitivity"][claim.id],
+                                 ", ".join(dimension(k) for k in record["parameters"]))
+                for record in records if claim.id in record["sensitivity"])
+            claims.append(result)
+        results.append(PaperResult(paper, preset_runs, claims, records))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     machine = f"{platform.node() or 'this machine'}, {os.cpu_count()} CPUs, load average {load} at the end"
     wall, memory, command = (time.perf_counter() - started, _memory_text(),
                              shlex.join(["sweep-reproduce", *argv]))
-    if len(reused) == sum(len(p.presets) for p in chosen) and RUN_KEY in runs:
-        saved = runs[RUN_KEY]  # every Dataset came from that run: say what it cost, not this one
+    if not runner.computed and RUN_KEY in runner.runs:
+        saved = runner.runs[RUN_KEY]  # every Dataset came from that run: say what it cost, not this one
         wall, memory, command = saved["wall_seconds"], saved["memory"], saved["command"]
         regenerated = time.perf_counter() - started
         memory += (f" (the run that computed the Datasets; this report was regenerated from them "
                    f"in {regenerated:.0f} s)")
     return Report(results, args.quick, wall, memory, command, machine)
+
+
+def _replications_read(claim, runner: _Parts, datasets) -> str:
+    """The fewest replications at the points the claim reads, per preset it reads (``8``, or
+    ``sh00_fig7: 1, sh00_fig2: 8`` for several)."""
+    from sweep.reproduce.rounds import readings, replications_at, union
+
+    counts = {}
+    for preset in claim.presets:
+        reading = _on_grid(union(readings(claim, preset)) or {}, runner.axes.get(preset, {}))
+        try:
+            counts[preset] = replications_at(datasets[preset], reading)
+        except (KeyError, ValueError, StopIteration):
+            counts[preset] = datasets[preset].sizes.get("replication", 1)
+    if len(set(counts.values())) == 1:
+        return str(next(iter(counts.values())))
+    return ", ".join(f"{preset}: {count}" for preset, count in counts.items())
 
 
 def _write(report, args) -> None:

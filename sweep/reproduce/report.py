@@ -26,11 +26,25 @@ from sweep.reproduce.claims import VERDICTS, Claim, Judgement, Paper
 ERROR = "error"
 #: A ``full_only`` claim in a quick run: its presets' quick overrides do not hold what it reads.
 FULL_ONLY = "full precision only"
+#: A claim that reads numbers a calibration was fitted to: used, not judged.
+CALIBRATION = "used to calibrate"
 #: What a claim can come out as besides a verdict, said beside the claim count.
-NOT_VERDICTS = (FULL_ONLY, ERROR)
+NOT_VERDICTS = (FULL_ONLY, CALIBRATION, ERROR)
 
-CSV_COLUMNS = ("paper", "id", "section", "words", "presets", "paper_value", "measured", "verdict",
-               "deviation", "full_only")
+#: What the four verdicts mean (claims.py's rule), under every summary.
+VERDICT_TEXT = ("Verdicts, on each claim's 90% intervals: **reproduced**, every interval lies within the "
+                "paper's printed precision of its value (or wholly on the claimed side of its inequality); "
+                "**deviates**, every interval lies on the claimed side of the qualitative claim and outside "
+                "the paper's number; **contradicted**, an interval lies wholly on the other side; "
+                "**undecided**, an interval straddles a boundary, so the run cannot tell (an interval that "
+                "merely touches the paper's value is undecided). Undecided claims get more replications, "
+                "in rounds, at the points they read, up to each preset's budget; *replications* is the "
+                "fewest a claim's points were judged on. A *deviation* note gives the measured values and "
+                "their cause, or says the cause is unknown; one marked *full precision only* cannot be "
+                "judged on a quick run.")
+
+CSV_COLUMNS = ("paper", "id", "section", "words", "presets", "paper_value", "measured", "replications",
+               "verdict", "expected", "sensitivity", "deviation", "full_only")
 
 
 @dataclass
@@ -42,6 +56,7 @@ class PresetRun:
     compute_seconds: float
     figures: list[Path] = field(default_factory=list)
     reused: bool = False
+    rounds: int = 1
 
 
 @dataclass
@@ -51,16 +66,27 @@ class ClaimResult:
     claim: Claim
     verdict: str
     measured: str
+    replications: str = ""
+    quick: bool = False
+    sensitivity: str = ""
 
     @classmethod
-    def of(cls, claim: Claim, judge: Callable[[Claim], Judgement], quick: bool = False) -> ClaimResult:
+    def of(cls, claim: Claim, judge: Callable[[Claim], Judgement], quick: bool = False,
+           replications: str = "", calibrated_by: str | None = None) -> ClaimResult:
         if quick and claim.full_only:
-            return cls(claim, FULL_ONLY, claim.full_only)
+            return cls(claim, FULL_ONLY, claim.full_only, "", quick)
+        if calibrated_by:
+            return cls(claim, CALIBRATION, f"its numbers fitted the calibration {calibrated_by}", "", quick)
         try:
             judgement = judge(claim)
         except Exception as error:  # noqa: BLE001 - any failure of a quantity is reported, not raised
-            return cls(claim, ERROR, f"{type(error).__name__}: {error}")
-        return cls(claim, judgement.verdict, judgement.measured_text())
+            return cls(claim, ERROR, f"{type(error).__name__}: {error}", replications, quick)
+        return cls(claim, judgement.verdict, judgement.measured_text(), replications, quick)
+
+    @property
+    def expected(self) -> str:
+        """The verdict the claim's record expects at this run's precision."""
+        return self.verdict if self.verdict in NOT_VERDICTS[:2] else self.claim.expected(self.quick)
 
 
 @dataclass
@@ -68,6 +94,7 @@ class PaperResult:
     paper: Paper
     presets: list[PresetRun]
     claims: list[ClaimResult]
+    calibrations: list[dict] = field(default_factory=list)
 
     def counts(self) -> Counter:
         return Counter(result.verdict for result in self.claims)
@@ -78,6 +105,11 @@ class PaperResult:
     def count_text(self) -> str:
         counts = self.counts()
         return ", ".join(f"{counts[v]} {v}" for v in (*VERDICTS, *NOT_VERDICTS) if v in VERDICTS or counts[v])
+
+    def cause_unknown(self) -> int:
+        """Claims not reproduced whose deviation note says that the cause is unknown."""
+        return sum(1 for r in self.claims
+                   if r.verdict in ("deviates", "contradicted") and r.claim.cause_unknown)
 
     def others_text(self) -> str:
         """`` (11 full precision only)`` beside the claim count when some claims got no verdict."""
@@ -105,7 +137,8 @@ def write_csv(report: Report, path: Path) -> None:
             for r in paper.claims:
                 c = r.claim
                 writer.writerow([c.paper, c.id, c.section, c.words, " ".join(c.presets), c.expect.printed,
-                                 r.measured, r.verdict, c.deviation or "", c.full_only or ""])
+                                 r.measured, r.replications, r.verdict, r.expected, r.sensitivity,
+                                 c.deviation or "", c.full_only or ""])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,8 +153,8 @@ def summary_markdown(report: Report, page_of: Callable[[str], str] | None = None
     """The summary table: verdicts and compute time per paper, the run's wall time and memory."""
     precision = "quick (reduced precision, `--quick`)" if report.quick else "full (the presets as they are)"
     lines = [f"Precision: {precision}. Command: `{report.command}`. Machine: {report.machine}.", "",
-             "| paper | claims | " + " | ".join(VERDICTS) + " | presets | compute (s) |",
-             "|---|---|" + "---|" * len(VERDICTS) + "---|---|"]
+             "| paper | claims | " + " | ".join(VERDICTS) + " | cause unknown | presets | compute (s) |",
+             "|---|---|" + "---|" * len(VERDICTS) + "---|---|---|"]
     for paper in report.papers:
         counts = paper.counts()
         name = f"{paper.paper.key.upper()}: {paper.paper.title}"
@@ -129,15 +162,13 @@ def summary_markdown(report: Report, page_of: Callable[[str], str] | None = None
             name = f"[{name}]({page_of(paper.paper.key)})"
         lines.append(f"| {_cell(name)} | {len(paper.claims)}{paper.others_text()} | "
                      + " | ".join(str(counts[v]) for v in VERDICTS)
-                     + f" | {len(paper.presets)} | {paper.compute_seconds():.0f} |")
+                     + f" | {paper.cause_unknown()} | {len(paper.presets)} | {paper.compute_seconds():.0f} |")
     lines += ["", f"Wall time of the whole run: {report.wall_seconds:.0f} s. {report.memory}",
-              "Compute is the time the presets' tasks took in the workers (summed over workers; a "
-              "preset reused from an earlier run keeps the time it took then).", "",
-              "Verdicts: **reproduced**, every 90% interval meets the paper's value or range; "
-              "**deviates**, the paper's qualitative claim holds but not its number; "
-              "**contradicted**, the model says the opposite. A claim with a *deviation* note is one "
-              "the model is known not to reproduce at full precision, with the measured values and "
-              "the cause; one marked *full precision only* cannot be judged on a quick run."]
+              "Compute is the time the presets' tasks took in the workers (summed over workers, every "
+              "round of replications included; a preset reused from an earlier run keeps the time it "
+              "took then). *Cause unknown* counts the claims deviating or contradicted whose note says "
+              "the cause is not known.", "",
+              VERDICT_TEXT]
     return "\n".join(lines)
 
 
@@ -150,6 +181,7 @@ def paper_markdown(result: PaperResult, figure_link: Callable[[Path], str], leve
              f"{result.compute_seconds():.0f} s over {len(result.presets)} presets.", ""]
     if paper.notes:
         lines += [paper.notes, ""]
+    lines += calibration_markdown(result.calibrations, level + 1)
     by_preset = {p.name: [] for p in result.presets}
     for r in result.claims:
         by_preset.setdefault(r.claim.presets[0] if r.claim.presets else "", []).append(r)
@@ -157,6 +189,7 @@ def paper_markdown(result: PaperResult, figure_link: Callable[[Path], str], leve
         command = " ".join(["sweep", f"experiment={run.name}", *run.overrides])
         lines += [f"{head}# {run.name}", "",
                   f"`{command}`: {run.compute_seconds:.1f} s of compute"
+                  + (f" in {run.rounds} rounds of replications" if run.rounds > 1 else "")
                   + (" (reused from an earlier run)" if run.reused else "") + ".", ""]
         lines += [f"![{f.stem}]({figure_link(f)})" for f in run.figures if f.suffix == ".png"]
         if run.figures:
@@ -167,10 +200,36 @@ def paper_markdown(result: PaperResult, figure_link: Callable[[Path], str], leve
     return "\n".join(lines)
 
 
+def calibration_markdown(records: Sequence[dict], level: int) -> list[str]:
+    """Each calibration: the fitted parameters with their intervals and ranges, the targets beside the
+    fitted model, the design it ran (``sweep-calibrate``'s records)."""
+    lines = []
+    for record in records:
+        lines += [f"{'#' * level} Calibration {record['name']} (reconstruction)", "",
+                  f"Fitted by `sweep-calibrate --paper {record['paper']}`: {record['words']}.", "",
+                  "| parameter | plausible range | fitted (90% bootstrap interval) | in the presets |",
+                  "|---|---|---|---|"]
+        for key, p in record["parameters"].items():
+            lines.append(f"| `{key}` | {p['range'][0]:g}–{p['range'][1]:g} | {p['fitted']:.4g} "
+                         f"[{p['interval'][0]:.4g}, {p['interval'][1]:.4g}] | {p['written']} |")
+        lines += ["", "| target (used to calibrate, not judged) | printed | fitted model | "
+                  "relative residuals |", "|---|---|---|---|"]
+        for t in record["targets"]:
+            residuals = ", ".join("–" if r is None else f"{r:+.0%}" for r in t["relative_residuals"])
+            lines.append(f"| {_cell(t['words'])} | {', '.join(f'{v:g}' for v in t['printed'])} | "
+                         f"{', '.join(f'{v:.3g}' for v in t['fitted'])} | {residuals} |")
+        design = record["design"]
+        lines += ["", f"Design: {design['points']} points × {design['replications']} replications of "
+                  f"each preset, {design['compute_seconds']:.0f} s of compute; sum of squared relative "
+                  f"residuals {record['objective']:.3g}. Each verdict's *sensitivity* below is its "
+                  "verdict at every design point.", ""]
+    return lines
+
+
 def claims_table(results: Sequence[ClaimResult]) -> list[str]:
     if not results:
         return []
-    lines = ["| claim | paper | measured (90% CI) | verdict |", "|---|---|---|---|"]
+    lines = ["| claim | paper | measured (90% CI) | replications | verdict |", "|---|---|---|---|---|"]
     for r in results:
         c = r.claim
         note = ""
@@ -178,8 +237,10 @@ def claims_table(results: Sequence[ClaimResult]) -> list[str]:
             note += f"<br>*Deviation:* {c.deviation}"
         if c.full_only:
             note += f"<br>*Full precision only:* {c.full_only}"
+        if r.sensitivity:
+            note += f"<br>*Sensitivity:* {r.sensitivity}"
         lines.append(f"| **{c.id}** ({c.section}): {_cell(c.words)}{_cell(note)} | {_cell(c.expect.printed)} "
-                     f"| {_cell(r.measured)} | **{r.verdict}** |")
+                     f"| {_cell(r.measured)} | {_cell(r.replications)} | **{r.verdict}** |")
     return [*lines, ""]
 
 
@@ -192,8 +253,9 @@ def report_markdown(report: Report, folder: Path) -> str:
 
 
 def write_pages(report: Report, root: Path) -> list[Path]:
-    """``REPRODUCTION.md`` (the summary) and ``reproduction/<paper>.md`` with the figures copied to
-    ``reproduction/figures/<paper>/``, under the repository ``root``."""
+    """``REPRODUCTION.md`` (the summary), ``reproduction/<paper>.md`` with the figures copied to
+    ``reproduction/figures/<paper>/``, and ``reproduction/<paper>.csv`` (its verdicts, which the
+    tests compare with the records), under the repository ``root``."""
     written = []
     pages = root / "reproduction"
     for paper in report.papers:
@@ -208,6 +270,8 @@ def write_pages(report: Report, root: Path) -> list[Path]:
                         + paper_markdown(paper, lambda f, k=paper.paper.key: f"figures/{k}/{f.name}", level=1)
                         + "\n")
         written.append(page)
+        write_csv(Report([paper], report.quick, 0.0, "", "", ""), pages / f"{paper.paper.key}.csv")
+        written.append(pages / f"{paper.paper.key}.csv")
     summary = root / "REPRODUCTION.md"
     summary.write_text("<!-- Written by sweep-reproduce; do not edit by hand. -->\n"
                        "# Reproduction of the classic studies\n\n"
@@ -248,8 +312,10 @@ def _embedded(path: Path) -> str:
 _STYLE = """body{font-family:system-ui,sans-serif;max-width:80rem;margin:2rem auto;padding:0 1rem;
 line-height:1.4}table{border-collapse:collapse;margin:1rem 0}
 td,th{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top}
-img{max-width:48%;margin:.2rem}code{background:#f3f3f3;padding:0 .2rem}
+img{max-width:100%;display:block;margin:.5rem 0}code{background:#f3f3f3;padding:0 .2rem}
 .reproduced{background:#e6f4e6}.deviates{background:#fff4d6}.contradicted{background:#fbe3e3}
+.undecided{background:#e3ecfb}
+img{cursor:zoom-in}
 .error{background:#ddd}
 .note{font-size:.9em;color:#444}"""
 
@@ -261,15 +327,16 @@ def report_html(report: Report) -> str:
             f"<p>Precision: {precision}. Command: <code>{html.escape(report.command)}</code>. "
             f"Machine: {html.escape(report.machine)}.</p>",
             "<table><tr><th>paper</th><th>claims</th>" + "".join(f"<th>{v}</th>" for v in VERDICTS)
-            + "<th>presets</th><th>compute (s)</th></tr>"]
+            + "<th>cause unknown</th><th>presets</th><th>compute (s)</th></tr>"]
     for paper in report.papers:
         counts = paper.counts()
         body.append(f'<tr><td><a href="#{paper.paper.key}">{paper.paper.key.upper()}</a>: '
                     f"{html.escape(paper.paper.title)}</td><td>{len(paper.claims)}{paper.others_text()}</td>"
                     + "".join(f'<td class="{v}">{counts[v]}</td>' for v in VERDICTS)
-                    + f"<td>{len(paper.presets)}</td><td>{paper.compute_seconds():.0f}</td></tr>")
+                    + f"<td>{paper.cause_unknown()}</td><td>{len(paper.presets)}</td>"
+                    f"<td>{paper.compute_seconds():.0f}</td></tr>")
     body += ["</table>", f"<p>Wall time of the whole run: {report.wall_seconds:.0f} s. "
-             f"{html.escape(report.memory)}</p>"]
+             f"{html.escape(report.memory)}</p>", _paragraphs(VERDICT_TEXT)]
     for paper in report.papers:
         body += _paper_html(paper)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Reproduction report"
@@ -281,7 +348,7 @@ def _paper_html(result: PaperResult) -> list[str]:
     out = [f'<h2 id="{paper.key}">{paper.key.upper()}: {html.escape(paper.title)}</h2>',
            f"<p>Claims: {len(result.claims)} ({result.count_text()}); compute "
            f"{result.compute_seconds():.0f} s over {len(result.presets)} presets.</p>",
-           _paragraphs(paper.notes)]
+           _paragraphs(paper.notes), _markdown_tables_html(calibration_markdown(result.calibrations, 3))]
     by_preset = {p.name: [] for p in result.presets}
     for r in result.claims:
         by_preset.setdefault(r.claim.presets[0] if r.claim.presets else "", []).append(r)
@@ -297,16 +364,39 @@ def _paper_html(result: PaperResult) -> list[str]:
     return out
 
 
+def _markdown_tables_html(lines: Sequence[str]) -> str:
+    """The calibration section's Markdown (headings, paragraphs, pipe tables) as HTML."""
+    out, table = [], []
+    for line in [*lines, ""]:
+        if line.startswith("|"):
+            if not set(line) <= set("|-"):
+                cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip("|"))]
+                tag = "th" if not table else "td"
+                table.append("<tr>" + "".join(f"<{tag}>{_inline(c)}</{tag}>" for c in cells) + "</tr>")
+            continue
+        if table:
+            out.append("<table>" + "".join(table) + "</table>")
+            table = []
+        if line.startswith("#"):
+            out.append(f"<h3>{_inline(line.lstrip('#').strip())}</h3>")
+        elif line.strip():
+            out.append(f"<p>{_inline(line)}</p>")
+    return "\n".join(out)
+
+
 def _claims_html(results: Sequence[ClaimResult]) -> list[str]:
     if not results:
         return []
-    rows = ["<table><tr><th>claim</th><th>paper</th><th>measured (90% CI)</th><th>verdict</th></tr>"]
+    rows = ["<table><tr><th>claim</th><th>paper</th><th>measured (90% CI)</th><th>replications</th>"
+            "<th>verdict</th></tr>"]
     for r in results:
         c = r.claim
         notes = "".join(f'<div class="note"><em>{label}:</em> {html.escape(text)}</div>'
-                        for label, text in (("Deviation", c.deviation), ("Full precision only", c.full_only))
+                        for label, text in (("Deviation", c.deviation), ("Full precision only", c.full_only),
+                                            ("Sensitivity", r.sensitivity))
                         if text)
         rows.append(f"<tr><td><strong>{html.escape(c.id)}</strong> ({html.escape(c.section)}): "
                     f"{html.escape(c.words)}{notes}</td><td>{html.escape(c.expect.printed)}</td>"
-                    f"<td>{html.escape(r.measured)}</td><td class=\"{r.verdict}\">{r.verdict}</td></tr>")
+                    f"<td>{html.escape(r.measured)}</td><td>{html.escape(r.replications)}</td>"
+                    f"<td class=\"{r.verdict}\">{r.verdict}</td></tr>")
     return [*rows, "</table>"]

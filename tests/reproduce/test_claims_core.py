@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from sweep.reproduce.claims import Claim, Expectation, judge, load_paper, papers, printed_range
+from sweep.reproduce.claims import Claim, Expectation, decidable, judge, load_paper, papers, printed_range
 from sweep.reproduce.quantities import QUANTITIES
 
 
@@ -29,23 +29,84 @@ def _measured(values, halfwidth) -> xr.DataArray:
 
 
 @pytest.mark.parametrize(("values", "halfwidth", "verdict"), [
-    ([3.2, 4.3], 0.1, "reproduced"),     # both round into 3–4
+    ([3.2, 4.3], 0.1, "reproduced"),     # both intervals wholly inside [2.5, 4.5]
     ([3.2, 4.6], 0.05, "deviates"),      # 4.6 [4.55, 4.65] is above 4.5, still > 1
-    ([3.2, 4.6], 0.2, "reproduced"),     # the interval reaches back into the range
+    ([3.2, 4.6], 0.2, "undecided"),      # [4.4, 4.8] straddles 4.5: the run cannot tell
     ([3.2, 0.8], 0.1, "contradicted"),   # the order reversed at one load
+    ([3.2, 1.05], 0.1, "undecided"),     # [0.95, 1.15] straddles the direction's bound 1
+    ([0.8, 1.05], 0.1, "contradicted"),  # one value contradicts: decided whatever the other
+    ([4.48, 6.3], 0.05, "deviates"),     # 4.48 straddles 4.5, but 6.3 is decidedly off the number
+    ([4.48, 0.95], 0.1, "undecided"),    # ... and here nothing is decided
 ])
 def test_verdicts(values, halfwidth, verdict):
     claim = _claim({"between": [3, 4], "figures": 1}, {"above": 1})
     assert judge(claim, _measured(values, halfwidth)).verdict == verdict
 
 
+def test_an_interval_wider_than_the_printed_precision_is_not_reproduced():
+    """The paper's 2% (one figure: [1.5, 2.5]) against 3.9 [1.0, 6.8]: the interval holds the value
+    but is wider than the effect, so the run cannot tell (CSSE00 Table 6, measured in an earlier run)."""
+    claim = _claim({"value": 2, "figures": 1})
+    assert judge(claim, _measured([3.9], 2.9)).verdict == "undecided"
+    assert judge(claim, _measured([2.1], 0.3)).verdict == "reproduced"
+
+
+def test_an_interval_that_merely_touches_the_value_is_undecided():
+    claim = _claim({"value": 1.0})  # printed without precision: only exactly 1.0 is inside
+    assert judge(claim, _measured([1.1], 0.1)).verdict == "undecided"
+    assert judge(claim, _measured([1.0], 0.0)).verdict == "reproduced"
+
+
+def test_deviates_needs_the_whole_interval_on_the_claimed_side_and_off_the_number():
+    claim = _claim({"value": 10, "figures": 1}, {"above": 1})  # 10 read as [9.5, 15)
+    assert judge(claim, _measured([5.0], 1.0)).verdict == "deviates"
+    assert judge(claim, _measured([5.0], 4.5)).verdict == "undecided"  # [0.5, 9.5]: reaches below 1
+    assert judge(claim, _measured([9.0], 1.0)).verdict == "undecided"  # [8, 10]: reaches the number
+
+
+def test_contradicted_needs_the_whole_interval_on_the_other_side():
+    claim = _claim({"at_least": 2})
+    assert judge(claim, _measured([1.0, 3.0], 0.1)).verdict == "contradicted"
+    assert judge(claim, _measured([1.95, 3.0], 0.1)).verdict == "undecided"
+
+
 def test_without_direction_a_miss_is_a_contradiction():
     assert judge(_claim({"at_least": 2}), _measured([1.0, 3.0], 0.1)).verdict == "contradicted"
+
+
+def test_a_claim_is_decidable_only_if_narrower_intervals_would_decide_it():
+    claim = _claim({"between": [3, 4], "figures": 1})  # [2.5, 4.5]
+    assert decidable(claim, _measured([4.3], 0.4), 0.25)       # [4.2, 4.4] would be inside
+    assert not decidable(claim, _measured([4.49], 0.4), 0.25)  # [4.39, 4.59]: still straddles
+
+
+def test_a_value_that_could_not_be_computed_is_undecided():
+    da = _measured([3.5, math.nan], 0.1)
+    assert judge(_claim({"between": [3, 4], "figures": 1}), da).verdict == "undecided"
 
 
 def test_unknown_interval_judges_the_value_itself():
     da = _measured([3.5, 3.5], math.nan)
     assert judge(_claim({"between": [3, 4], "figures": 1}), da).verdict == "reproduced"
+
+
+def test_a_tolerance_needs_its_reason():
+    with pytest.raises(ValueError, match="tolerance needs its reason"):
+        Expectation.parse({"value": 1, "tolerance": 0.05}, "test")
+    read = Expectation.parse({"value": 1, "tolerance": 0.05, "reason": "read"}, "test")
+    assert read.low == pytest.approx(0.95)
+
+
+def test_a_record_expecting_a_deviation_needs_its_note(tmp_path, monkeypatch):
+    from sweep.reproduce import claims
+
+    entry = {"id": "c", "section": "§1", "words": "w", "quantity": "mean", "args": {},
+             "expect": {"value": 1}, "verdict": "deviates"}
+    with pytest.raises(ValueError, match="needs a deviation note"):
+        claims._claim("test", entry, {})
+    with pytest.raises(ValueError, match="is not one of"):
+        claims._claim("test", {**entry, "verdict": "roughly", "deviation": "x"}, {})
+    assert claims._claim("test", {**entry, "deviation": "Cause unknown."}, {}).cause_unknown
 
 
 def test_every_claims_file_loads_and_names_known_quantities():
@@ -72,3 +133,20 @@ def test_presets_are_found_in_nested_quantities():
                    "denominator": {"quantity": "mean", "preset": "a"}, "presets": ["c"]},
                   Expectation.parse({"value": 1}, "test"))
     assert claim.presets == ("c", "b", "a")
+
+
+def test_the_published_pages_show_the_verdicts_the_records_expect():
+    """``reproduction/<paper>.csv`` (written with the pages by ``sweep-reproduce --pages``) holds, for
+    every claim of the records, the verdict its record expects at full precision: CI's
+    ``sweep-reproduce --check`` against the records is then a check against the pages."""
+    import csv
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "reproduction"
+    for key in papers():
+        with (root / f"{key}.csv").open() as rows:
+            published = {row["id"]: row["verdict"] for row in csv.DictReader(rows)}
+        paper = load_paper(key)
+        expected = {c.id: "used to calibrate" if paper.calibrated_by(c.id) else c.verdict
+                    for c in paper.claims}
+        assert published == expected, key

@@ -1,0 +1,66 @@
+"""Rounds of replications (sweep/reproduce/rounds.py): what a claim reads, and parts that join into
+the same Dataset one longer run gives (docs/design.md §4, §9)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import xarray as xr
+
+import sweep
+from sweep.reproduce.claims import Claim, Expectation
+from sweep.reproduce.rounds import combine, readings, replications_at, union
+
+_SMALL = ["policy=random", "workload=c90", "system.hosts=2", "stop.jobs=2000", "stop.warmup=200",
+          "engine.backend=serial", "progress=false", "plots=false", "grid.policy=[random,lwl]",
+          "grid.load=[0.5,0.7]"]
+
+
+def _claim(args: dict) -> Claim:
+    return Claim("test", "c", "§1", "words", "ratio", args, Expectation.parse({"value": 1}, "test"))
+
+
+def test_a_claim_reads_its_policies_and_selected_labels_of_each_preset():
+    claim = _claim({"numerator": {"quantity": "ratio", "preset": "a", "policy": "x", "baseline": "y",
+                                  "select": {"load": [0.5, 0.8]}},
+                    "denominator": {"quantity": "mean", "preset": "b", "select": {"load": 0.8}}})
+    assert readings(claim, "a") == [{"policy": ["x", "y"], "load": [0.5, 0.8]}]
+    assert readings(claim, "b") == [{"load": [0.8]}]
+    assert readings(claim, "c") == []
+
+
+def test_the_union_of_readings_reads_a_dimension_whole_where_one_reading_does():
+    assert union([{"policy": ["x"], "load": [0.5]}, {"policy": ["y"]}]) == {"policy": ["x", "y"]}
+    assert union([{"load": [0.5]}, {"load": [0.8, 0.5]}]) == {"load": [0.5, 0.8]}
+    assert union([]) is None
+
+
+def test_rounds_of_replications_join_into_the_longer_run(tmp_path):
+    """Replications 0-1, then 2-3 at one load only, joined: equal, value for value, to a run of
+    four replications at those points; NaN where the second round did not go."""
+    whole = sweep.run([*_SMALL, "replications=4", f"output={tmp_path / 'whole.nc'}"])
+    first = sweep.run([*_SMALL, "replications=2", f"output={tmp_path / 'first.nc'}"])
+    later = sweep.run([*_SMALL, "replications=2", "first_replication=2", "grid.load=[0.7]",
+                       f"output={tmp_path / 'later.nc'}"])
+    assert list(later["replication"].values) == [2, 3]
+    joined = combine([first, later])
+    assert list(joined["replication"].values) == [0, 1, 2, 3]
+    response = joined["mean_response"]
+    xr.testing.assert_equal(response.sel(load=0.7), whole["mean_response"].sel(load=0.7))
+    xr.testing.assert_equal(response.sel(load=0.5, replication=[0, 1]),
+                            whole["mean_response"].sel(load=0.5, replication=[0, 1]))
+    assert np.isnan(response.sel(load=0.5, replication=[2, 3]).values).all()
+    assert replications_at(joined, {"load": [0.7]}) == 4
+    assert replications_at(joined, {}) == 2
+
+
+@pytest.mark.parametrize("method", ["delta", "paired"])
+def test_a_ratio_counts_only_the_replications_run_at_both_labels(method):
+    from sweep.analysis import ratio
+
+    values = np.array([[1.0, 2.0, 3.0, np.nan], [2.0, 4.1, 5.9, np.nan]])  # (policy, replication)
+    da = xr.DataArray(values, dims=("policy", "replication"), coords={"policy": ["a", "b"]})
+    full = ratio(da, "a", method=method).sel(policy="b")
+    three = ratio(da.isel(replication=[0, 1, 2]), "a", method=method).sel(policy="b")
+    assert float(full) == pytest.approx(float(three))
+    assert float(full["halfwidth"]) == pytest.approx(float(three["halfwidth"]))
