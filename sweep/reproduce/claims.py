@@ -22,6 +22,7 @@ A paper's claims file ``sweep/reproduce/papers/<paper>.yaml`` holds::
         deviation: null           # the measured values and their cause (or "Cause unknown")
         full_only: null           # why quick precision cannot judge it (then only the full run does)
         verdict: reproduced       # the expected verdict at full precision (the tests assert it)
+        replicate: 8              # this claim's budget of replications, above its presets' own
         quick_verdict: null       # the expected verdict at quick precision, where it differs
 
 A quantity returns a DataArray (one value per remaining label, e.g. per
@@ -166,6 +167,7 @@ class Claim:
     full_only: str | None = None
     verdict: str = "reproduced"
     quick_verdict: str | None = None
+    replicate: int | None = None
 
     def expected(self, quick: bool) -> str:
         """The verdict the record expects at quick or at full precision."""
@@ -212,9 +214,13 @@ class Paper:
         """The calibration whose targets the claim reads (it is then used, not judged), or None."""
         return next((c.name for c in self.calibrations if claim_id in c.claims), None)
 
-    def budget(self, preset: str, quick: bool) -> int:
-        """The most replications of ``preset``'s points (0: no rounds beyond the preset's own)."""
-        return int((self.quick_budgets if quick else self.budgets).get(preset, 0))
+    def budget(self, preset: str, quick: bool, claim: Claim | None = None) -> int:
+        """The most replications of ``preset``'s points (0: no rounds beyond the preset's own); a
+        claim's own ``replicate`` raises its preset's budget at full precision."""
+        budget = int((self.quick_budgets if quick else self.budgets).get(preset, 0))
+        if claim is not None and claim.replicate and not quick and budget:
+            return max(budget, claim.replicate)
+        return budget
 
 
 def papers() -> list[str]:
@@ -264,14 +270,15 @@ def _claim(paper: str, entry: Mapping[str, Any], presets: Mapping[str, Any]) -> 
         raise ValueError(f"{where}: unknown quantity {entry['quantity']!r}; known: {', '.join(QUANTITIES)}")
     direction = entry.get("direction")
     unknown = set(entry) - {"id", "section", "words", "quantity", "args", "expect", "direction", "deviation",
-                            "full_only", "verdict", "quick_verdict"}
+                            "full_only", "verdict", "quick_verdict", "replicate"}
     if unknown:
         raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
     claim = Claim(paper, entry["id"], entry["section"], " ".join(entry["words"].split()),
                   entry["quantity"], dict(entry.get("args") or {}), Expectation.parse(entry["expect"], where),
                   Expectation.parse(direction, where) if direction else None,
                   _text(entry.get("deviation")), _text(entry.get("full_only")),
-                  entry.get("verdict", "reproduced"), entry.get("quick_verdict"))
+                  entry.get("verdict", "reproduced"), entry.get("quick_verdict"),
+                  int(entry["replicate"]) if "replicate" in entry else None)
     for verdict in (claim.verdict, claim.quick_verdict):
         if verdict is not None and verdict not in VERDICTS:
             raise ValueError(f"{where}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}")

@@ -329,7 +329,7 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
             if judgement.verdict != "undecided":
                 continue
             for preset in claim.presets:
-                budget = paper.budget(preset, quick)
+                budget = paper.budget(preset, quick, claim)
                 reading = _on_grid(union(readings(claim, preset)), runner.axes[preset])
                 if not budget or reading is None:
                     continue
@@ -337,11 +337,11 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
                 needed = int(judgement.measured.attrs.get("replications_needed", 0))
                 if have < budget and (have < needed or decidable(claim, judgement.measured,
                                                                   (have / budget) ** 0.5)):
-                    wanted.setdefault(preset, []).append(reading)
+                    wanted.setdefault(preset, []).append((reading, budget))
         for preset, wanted_readings in wanted.items():
-            reading = union(wanted_readings)
+            reading = union(r for r, _ in wanted_readings)
             have = max(replications_at(datasets[preset], reading), 1)
-            budget = paper.budget(preset, quick)
+            budget = max(b for _, b in wanted_readings)
             if have < budget:
                 count = min(have, budget - have)  # doubling, within the budget
                 extra.append(Part(preset, runner.replications(preset), count, reading))

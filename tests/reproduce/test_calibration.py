@@ -94,3 +94,19 @@ def test_bad_blocks_are_refused():
         parse("test", {"x": block})
     with pytest.raises(ValueError, match="unknown keys"):
         parse("test", {"x": {**block, "parameters": {"load": [1, 2]}, "typo": 1}})
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--paper", "xx99"], "--paper 'xx99' is not a paper"),
+    (["--paper", "sh00"], "no calibration block in sh00"),
+    (["--paper", "ipg00", "--only", "nope"], "no calibration block named 'nope' in ipg00"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "sweep.reproduce.calibrate", "--out", str(tmp_path / "out"),
+                           *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert message in done.stderr and done.stderr.strip().count("\n") == 0, done.stderr
+    assert not (tmp_path / "out").exists()

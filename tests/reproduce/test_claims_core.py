@@ -150,3 +150,13 @@ def test_the_published_pages_show_the_verdicts_the_records_expect():
         expected = {c.id: "used to calibrate" if paper.calibrated_by(c.id) else c.verdict
                     for c in paper.claims}
         assert published == expected, key
+
+
+def test_a_claims_own_budget_raises_its_presets():
+    paper = load_paper("cv96")
+    saturation = next(c for c in paper.claims if c.quantity == "saturates_before")
+    ratio = next(c for c in paper.claims if c.quantity == "response_ratio")
+    preset = saturation.presets[0]
+    assert paper.budget(preset, quick=False, claim=saturation) == 8
+    assert paper.budget(preset, quick=False, claim=ratio) == paper.budget(preset, quick=False) == 4
+    assert paper.budget(preset, quick=True, claim=saturation) == 0  # no rounds at quick precision

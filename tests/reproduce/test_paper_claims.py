@@ -131,6 +131,8 @@ def test_a_rerun_reuses_the_finished_datasets_and_writes_the_pages(quick: Path, 
 @pytest.mark.parametrize(("args", "message"), [
     (["--paper", "xx99"], "--paper 'xx99' is not a paper"),
     (["--workers", "0"], "--workers must be at least 1"),
+    (["--seed", "-1"], "--seed must be at least 0"),
+    (["--claim", "sh00:no_such_claim"], "--claim 'sh00:no_such_claim' is not a claim"),
     (["--quick"], "the following arguments are required: --out"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
