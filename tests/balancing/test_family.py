@@ -7,8 +7,10 @@ import dataclasses
 import numpy as np
 import pytest
 
+from sweep.families.balancing._core import ERR_POOL, make_sim
 from sweep.families.balancing._machine import machine_of
-from sweep.families.balancing._simulate import simulate_tasks
+from sweep.families.balancing._simulate import run_policy, simulate_tasks
+from sweep.families.balancing._tasks import task_set
 from tests.balancing._util import FAMILY, TOPOLOGIES, point, policy_cases, small_tasks, system, workload
 
 FAST = ["engine.backend=serial", "replications=1", "progress=false", "plots=false",
@@ -105,3 +107,24 @@ def test_the_load_axis_is_ignored():
     low = FAMILY.simulate(p, np.random.default_rng(9)).summary
     high = FAMILY.simulate(dataclasses.replace(p, load=1.5), np.random.default_rng(9)).summary
     assert low["makespan"] == high["makespan"] and low["messages"] == high["messages"]
+
+
+@pytest.mark.kernel
+def test_a_run_that_fills_the_message_pool_runs_again_with_a_larger_one():
+    """1,200 one-slice tasks released on PE 1 of 4 workstations holding the medium a whole slice a
+    message: the dispatcher's per-event reports (1,200 at t = 0 alone) overflow the first pool (1,064
+    slots); run_policy reruns with twice the pool until the run fits, and the rerun is the same run."""
+    n = 1200
+    tasks = task_set([1] * n, [-1] * n, [0] * n, [1] * n, [0] * n)
+    machine = machine_of(system("workstations", pes=4, medium_hold="whole_slices"))
+    policy = FAMILY.policies["central_dispatcher"]
+    params = policy.make_params({})
+    first = make_sim(machine, tasks)
+    policy.hooks.kernel(first, policy.hooks.make_state(machine, tasks, params))
+    assert first.err[0] == ERR_POOL and first.m_time.shape[0] == 1064
+    sim, _ = run_policy(policy, params, machine, tasks)
+    assert sim.m_time.shape[0] > 1064 and sim.err[0] == 0 and sim.done[0] == n
+    assert sim.messages[0] >= 2 * n  # a release and an end (or a move) of every task of PE 1
+    again = make_sim(machine, tasks, pool=sim.m_time.shape[0])
+    policy.hooks.kernel(again, policy.hooks.make_state(machine, tasks, params))
+    assert (again.makespan[0], again.messages[0]) == (sim.makespan[0], sim.messages[0])

@@ -1,11 +1,18 @@
-"""Hand-worked timelines: two PEs, a handful of tasks, one migration per policy.
+"""Hand-worked timelines: two PEs, a handful of tasks, one migration per policy (and none in the
+dispatcher's first message count).
+
+The central dispatcher's traces count its messages under both readings of
+``policy.notify`` (CSSE00 §1.2: "whenever a task arrives at or departs from a
+processor, the processor notifies the central dispatcher of its new load
+state"): one state message per arrival or departure (``every_event``), or at
+most one report a slice and none while one is in flight (``coalesced``).
 
 Common setting: ``fully_connected`` with P = 2, latency 1 slice, overhead 0,
 task transfer 0, no CPU overhead, so a message or a migration sent in slice
 ``t`` arrives at ``t + 1`` and is handled in slice ``t + 1`` (deliveries,
 then messages, then the policy's tick, then one slice of execution).
-Tasks are numbered from 0; in each case PE 1 holds one short task and PE 0
-several tasks of 10 slices, all released at 0; no task spawns.
+Tasks are numbered from 0; in the first three cases PE 1 holds one short task
+and PE 0 several tasks of 10 slices, all released at 0; no task spawns.
 """
 
 from __future__ import annotations
@@ -91,3 +98,58 @@ def test_sender_diffusion_trace():
     assert s["normalized_performance"] == pytest.approx(20 / 29)
     assert (s["tasks_migrated"], s["transfers"]) == (2, 1)
     assert s["pe_idle_fraction"].tolist() == [0.0, pytest.approx(18 / 40)]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(("notify", "messages"), [("every_event", 5), ("coalesced", 2)])
+def test_central_dispatcher_state_messages_per_event_or_coalesced(notify, messages):
+    """Two PEs, the dispatcher PE 0, a message delay of 2 slices, no move (low threshold 0).
+
+    PE 0: task 0 (4 slices). PE 1: task 1 (2 slices), which spawns tasks 2 and
+    3 (1 slice each) at its first slice. PE 1's queue: t=0 task 1 released
+    (load 1); slice 0: task 1 runs and spawns 2 and 3 (load 3; queue 2, 3, 1);
+    slice 1: task 2 ends (load 2); slice 2: task 3 ends (load 1); slice 3:
+    task 1 ends, and so does task 0 on PE 0: makespan 4, no PE ever idle, so no
+    request. PE 0 is the dispatcher: its own changes cost no message.
+    every_event, at PE 1's ticks: t=0 one (the release), t=1 two (the two
+    spawns, both carrying load 3), t=2 one, t=3 one: 5 messages.
+    coalesced: t=0 sends load 1 (arrives at 2); t=1 load 3 differs but that
+    message is in flight; t=2 sends load 2 (arrives at 4); t=3 load 1, in
+    flight again: 2 messages.
+    """
+    wire = system("fully_connected", pes=2, latency=2.0, overhead=0.0, task_transfer=0.0,
+                  cpu_overhead=False)
+    tasks = task_set([4, 2, 1, 1], [-1, -1, 1, 1], [0, 0, 1, 1], [0, 1, 1, 1], [0, 0, 0, 0])
+    params = {"name": "central_dispatcher", "low_threshold": 0, "notify": notify}
+    s = simulate_tasks(point(params, wire), tasks).summary
+    assert (s["makespan"], s["makespan_no_balancing"]) == (4, 4)
+    assert (s["messages"], s["transfers"], s["tasks_migrated"]) == (messages, 0, 0)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(("notify", "messages"), [("every_event", 10), ("coalesced", 5)])
+def test_central_dispatcher_trace(notify, messages):
+    """Dispatcher PE 0, low threshold 0; PE 0 idle, PE 1: tasks 0–4 (3 slices each).
+
+    t=0: PE 1's five tasks are released; the idle dispatcher asks itself: its
+    table still says PE 1 has 0 tasks, k = 0, nothing. t=1: PE 1's load 5
+    reaches the table: k = (5 − 0) // 2 = 2, one order to PE 1 (the
+    dispatcher is the requester: no decision message). t=2: PE 1 (queue 2, 3,
+    4, 0, 1; tasks 0 and 1 have run a slice) sends its two youngest, 2 and 3,
+    with a note (no cost). t=3: they reach PE 0, which runs them in slices 3–8
+    (ends 8 and 9); PE 1 runs 4, 0, 1 round robin from slice 2: task 0 ends at
+    7, task 1 at 8, task 4 at 9. Makespan 9 (T_noLB 15, T_opt 7.5: NP = 4/5);
+    no PE is idle again before the end.
+    State messages of PE 1: every_event, one per arrival or departure: 5
+    releases (tick 0), 2 tasks migrated out (tick 2), the ends of tasks 0 and 1
+    (ticks 7 and 8): 9, plus the order: 10. coalesced, one per tick with a new
+    load (each arrives a slice later, before the next tick): ticks 0, 2, 7, 8:
+    4, plus the order: 5.
+    """
+    params = {"name": "central_dispatcher", "low_threshold": 0, "notify": notify}
+    tasks = task_set([3] * 5, [-1] * 5, [0] * 5, [1] * 5, [0] * 5)
+    s = simulate_tasks(point(params, WIRE), tasks).summary
+    assert (s["makespan"], s["makespan_no_balancing"], s["optimal_makespan"]) == (9, 15, 7.5)
+    assert s["normalized_performance"] == pytest.approx(0.8)
+    assert (s["tasks_migrated"], s["transfers"]) == (2, 1)
+    assert s["messages"] == messages

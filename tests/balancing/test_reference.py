@@ -88,6 +88,9 @@ CASES = {
         ({"dispatcher": 1}, {"dispatcher": 1}),
         ({"low_threshold": 0, "which": "oldest"}, {"low": 0, "oldest": True}),
         ({"service": 0.375}, {"service": 0.375}),
+        ({"notify": "coalesced", "dispatcher": 1}, {"notify": "coalesced", "dispatcher": 1}),
+        ({"notify": "coalesced", "service": 0.375, "low_threshold": 0},
+         {"notify": "coalesced", "service": 0.375, "low": 0}),
     ],
 }
 

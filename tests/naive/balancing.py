@@ -77,6 +77,8 @@ class _Machine:
         self.out_until = [-1] * self.pes  # arrival of a PE's last broadcast or report
         self.pushed_until = [-1] * self.pes  # arrival of the last migration a PE sent
         self.last_release = [-1] * self.pes
+        self.arrived = [0] * self.pes  # tasks that joined each PE's queue so far
+        self.departed = [0] * self.pes  # tasks that left it (finished or migrated out)
         self.medium_free = 0.0
         self.messages, self.transfers, self.migrated = [], 0, 0
         self.in_transit = []  # (arrival, task, destination), in sending order
@@ -122,6 +124,7 @@ class _Machine:
             pick = max if oldest else min
             k = pick(self.queues[src], key=lambda task: self.age[task])
             self.queues[src].remove(k)
+            self.departed[src] += 1
             moving.append(k)
         if not moving:
             return -1
@@ -141,9 +144,11 @@ class _Machine:
         self.in_transit = [x for x in self.in_transit if x[0] > t]
         for _, k, dst in due:
             self.queues[dst].append(k)
+            self.arrived[dst] += 1
         while self.roots and self.release[self.roots[0]] <= t:
             k = self.roots.pop(0)
             self.queues[self.home[k]].append(k)
+            self.arrived[self.home[k]] += 1
             self.last_release[self.home[k]] = t
         messages = [m for m in self.messages if m[0] <= t]
         self.messages = [m for m in self.messages if m[0] > t]
@@ -165,10 +170,13 @@ class _Machine:
             k = queue.pop(0)
             self.left[k] -= 1
             self.age[k] += 1
-            queue.extend(c for c in self.children[k] if self.spawn_age[c] == self.age[k])
+            spawned = [c for c in self.children[k] if self.spawn_age[c] == self.age[k]]
+            queue.extend(spawned)
+            self.arrived[pe] += len(spawned)
             if self.left[k]:
                 queue.append(k)
             else:
+                self.departed[pe] += 1
                 self.finish[k] = t + 1
 
     def run(self, receive, tick):
@@ -192,14 +200,20 @@ def _machine(tasks, dist, costs, bus):
     return _Machine(tasks, dist, costs, bus)
 
 
-def central_dispatcher(tasks, dist, costs, *, bus=False, dispatcher=0, low=1, oldest=False, service=0.0):
+def central_dispatcher(tasks, dist, costs, *, bus=False, dispatcher=0, low=1, oldest=False, service=0.0,
+                       notify="every_event"):
     """The central job dispatcher (its module docstring); ``service`` > 0: a single FIFO server.
 
+    ``notify="every_event"``: a PE sends one state message per task that arrived
+    at it or left it since its last tick, each with its load at the tick;
+    ``"coalesced"``: one message when its load differs from the one it last
+    reported and none of its state messages is in flight.
     ``tasks`` = (life, parent, spawn_age, home, release) lists; ``dist`` the hop
     matrix (list of lists); ``costs`` as :class:`_Machine`'s. Returns the outcome dict.
     """
     m = _machine(tasks, dist, costs, bus)
     table, reported, pending = [0] * m.pes, [-1] * m.pes, [False] * m.pes
+    told = [0] * m.pes  # arrivals and departures a PE has sent a state message for
     waiting = []  # service > 0: [kind, PE, load] in arrival order
     busy_until = [0.0]
 
@@ -262,12 +276,17 @@ def central_dispatcher(tasks, dist, costs, *, bus=False, dispatcher=0, low=1, ol
         serve(t)
         for i in range(m.pes):
             load = m.load(i)
-            if load != reported[i]:
-                if i == dispatcher:
+            if i == dispatcher:
+                if load != reported[i]:
                     table[i] = reported[i] = load
-                elif m.out_until[i] <= t:
-                    m.out_until[i] = m.send(t, i, dispatcher, ("state", load))
-                    reported[i] = load
+            elif notify == "every_event":
+                events = m.arrived[i] + m.departed[i]
+                for _ in range(events - told[i]):
+                    m.send(t, i, dispatcher, ("state", load))
+                told[i] = events
+            elif load != reported[i] and m.out_until[i] <= t:
+                m.out_until[i] = m.send(t, i, dispatcher, ("state", load))
+                reported[i] = load
             if load <= low and not pending[i]:
                 pending[i] = True
                 if i == dispatcher:

@@ -31,11 +31,18 @@ arrives at the first slice boundary after its end. A broadcast is one transmissi
 there, one message per neighbour elsewhere. A message arrives at ``t`` at the
 earliest, so it is handled at the next slice. Tasks in transit belong to no
 PE (they neither run nor count in any load). A PE's *load* is the number of
-tasks in its queue, the running one included.
+tasks in its queue, the running one included. ``changes[pe]`` counts the
+events that changed it so far, one per task that joined the queue (released,
+spawned, delivered by a migration) or left it (finished, migrated out): the
+arrivals and departures that the central dispatcher's PEs report one by one.
 
-The message pool is bounded because every policy keeps at most one
+The message pool has a fixed size because most policies keep at most one
 broadcast and one transfer or request chain in flight per PE; a run that
-overflows it stops with an error rather than growing.
+overflows it stops with an error rather than growing, and the wrapper
+(``_simulate.run_policy``) runs it again from the start with a pool twice as
+large (``make_sim(..., pool=)``). The central dispatcher's reports, one per
+load change (``policy.notify: every_event``), have no such bound: on the
+shared medium they can queue by the thousand.
 
 Work conservation is checked in every run: a task finishing twice, or the
 slices executed not summing to the total work, is an error (``err``), and the
@@ -82,7 +89,7 @@ Sim = namedtuple("Sim", [
     # tasks (dynamic)
     "rem", "age", "status", "nxt", "prv", "cptr", "tr_time", "tr_dst", "finish",
     # PEs
-    "head", "load", "debt", "busy", "idle", "ovh", "last_release", "out_until", "mig_until",
+    "head", "load", "changes", "debt", "busy", "idle", "ovh", "last_release", "out_until", "mig_until",
     # transit list and message pool
     "tr_list", "n_transit", "m_time", "m_src", "m_dst", "m_kind", "m_a", "m_b", "m_c", "m_paid",
     "n_msg", "i_src", "i_dst", "i_kind", "i_a", "i_b", "i_c", "i_paid", "bus_free",
@@ -106,13 +113,13 @@ def _children(tasks: TaskSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.cumsum(ptr), order.astype(np.int64), tasks.spawn_age[order].astype(np.int64)
 
 
-def make_sim(machine: Machine, tasks: TaskSet) -> Sim:
-    """The initial state of one run (nothing released yet)."""
+def make_sim(machine: Machine, tasks: TaskSet, pool: int = 0) -> Sim:
+    """The initial state of one run (nothing released yet); ``pool``: at least that many message slots."""
     p, n = machine.pes, len(tasks)
     ptr, child, child_age = _children(tasks)
     roots = np.flatnonzero(tasks.parent < 0)
     roots = roots[np.argsort(tasks.release[roots], kind="stable")].astype(np.int64)
-    cap = 2 * p * (int(np.diff(machine.nbr_ptr).max(initial=0)) + 2) + 1024  # bounded: module docstring
+    cap = max(2 * p * (int(np.diff(machine.nbr_ptr).max(initial=0)) + 2) + 1024, pool)  # module docstring
     t_max = 20 * (tasks.total_work + int(tasks.release.max(initial=0))) + 100_000
     pool = [np.zeros(cap, dtype=np.int64) for _ in range(15)]
     return Sim(
@@ -123,7 +130,8 @@ def make_sim(machine: Machine, tasks: TaskSet) -> Sim:
         tasks.life.copy(), np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1, np.int64),
         np.full(n, -1, np.int64), ptr[:-1].copy(), np.zeros(n, np.int64), np.full(n, -1, np.int64),
         np.full(n, -1, np.int64),
-        np.full(p, -1, np.int64), np.zeros(p, np.int64), np.zeros(p), np.zeros(p, np.int64),
+        np.full(p, -1, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64), np.zeros(p),
+        np.zeros(p, np.int64),
         np.zeros(p, np.int64), np.zeros(p, np.int64), np.full(p, -1, np.int64),
         np.full(p, -1, np.int64), np.full(p, -1, np.int64),
         np.zeros(n, np.int64), _one(), *pool[:8], _one(), *pool[8:], _one(np.float64),
@@ -146,6 +154,7 @@ def q_push(S, pe, k):
         S.nxt[k] = h
         S.prv[h] = k
     S.load[pe] += 1
+    S.changes[pe] += 1
     S.status[k] = QUEUED
 
 
@@ -160,6 +169,7 @@ def q_remove(S, pe, k):
         if S.head[pe] == k:
             S.head[pe] = S.nxt[k]
     S.load[pe] -= 1
+    S.changes[pe] += 1
 
 
 @numba.njit(cache=True, **NO_REFCOUNT)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from sweep.families import Point, Policy, Result, Variable, load_families
-from sweep.families.balancing._core import Sim, check_outcome, make_sim
+from sweep.families.balancing._core import ERR_POOL, Sim, check_outcome, make_sim
 from sweep.families.balancing._machine import Machine, machine_of
 from sweep.families.balancing._tasks import TaskSet, draw_tasks, workload_of
 
@@ -72,10 +72,19 @@ def validate(point: Point) -> None:
 
 
 def run_policy(policy: Policy, params: Any, machine: Machine, tasks: TaskSet) -> tuple[Sim, Any]:
-    """Run ``policy`` on ``tasks``; the final state and the policy's state, checked."""
+    """Run ``policy`` on ``tasks``; the final state and the policy's state, checked.
+
+    A run that fills the message pool runs again from the start with twice the
+    pool (``_core``'s docstring): the kernel is deterministic, so the rerun is
+    the same run.
+    """
     sim = make_sim(machine, tasks)
-    pst = policy.hooks.make_state(machine, tasks, params)
-    policy.hooks.kernel(sim, pst)
+    while True:
+        pst = policy.hooks.make_state(machine, tasks, params)
+        policy.hooks.kernel(sim, pst)
+        if sim.err[0] != ERR_POOL or sim.m_time.shape[0] > 8 * (sim.N + 1024):
+            break
+        sim = make_sim(machine, tasks, pool=2 * sim.m_time.shape[0])
     check_outcome(sim, policy.name)
     return sim, pst
 
