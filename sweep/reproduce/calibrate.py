@@ -44,8 +44,9 @@ def _overrides(calibration, preset: str, data: Path, args: argparse.Namespace) -
               for key in calibration.parameters]
     engine = [f"engine.workers={args.workers}"] if args.workers else []
     engine += [f"engine.address={args.address}"] if args.address else []
-    return [f"experiment={preset}", *design, f"replications={calibration.replications}", *engine,
-            f"progress={str(args.progress).lower()}", "plots=false",
+    return [f"experiment={preset}", *calibration.overrides, *design,
+            f"replications={calibration.replications}", *engine, f"progress={str(args.progress).lower()}",
+            "plots=false",
             f"output={data / f'{preset}@{calibration.name}.nc'}"]
 
 

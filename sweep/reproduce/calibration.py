@@ -11,6 +11,7 @@ and *targets*: numbers the paper prints that the parameter fixes. ::
         integer: [workload.initial_jobs]
         points: 5                  # design points per parameter (a grid over the ranges)
         replications: 4            # of every design point
+        overrides: []              # of the presets, for the design runs only (e.g. fewer policies)
         presets: [ipg00_table5, ipg00_table6, ipg00_table7]
         targets:
           - words: "Table 5: Gang completes 2, 6, 14, 23, 28 jobs by 5,000 ... 40,000 s"
@@ -80,6 +81,7 @@ class Calibration:
     presets: tuple[str, ...]
     targets: tuple[Target, ...]
     claims: tuple[str, ...]
+    overrides: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -104,7 +106,7 @@ def parse(paper: str, spec: Mapping[str, Any]) -> tuple[Calibration, ...]:
     for name, block in (spec or {}).items():
         where = f"{paper}.yaml calibrate {name!r}"
         unknown = set(block) - {"words", "parameters", "integer", "points", "replications", "presets",
-                                "targets", "claims"}
+                                "targets", "claims", "overrides"}
         if unknown:
             raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
         parameters = {key: (float(r[0]), float(r[1])) for key, r in block["parameters"].items()}
@@ -115,7 +117,7 @@ def parse(paper: str, spec: Mapping[str, Any]) -> tuple[Calibration, ...]:
         out.append(Calibration(paper, name, " ".join(block["words"].split()), parameters,
                                frozenset(block.get("integer", ())), int(block.get("points", 5)),
                                int(block.get("replications", 4)), tuple(block["presets"]), targets,
-                               tuple(block.get("claims", ()))))
+                               tuple(block.get("claims", ())), tuple(block.get("overrides", ()))))
     return tuple(out)
 
 
