@@ -93,9 +93,9 @@ def union(readings_: Iterable[Reading]) -> Reading | None:
 
 def replications_at(dataset: xr.Dataset, reading: Reading) -> int:
     """The fewest replications run at any point of ``reading``: a replication ran at a point where
-    the first numeric variable on the grid (``saturated``'s dimensions) is not NaN."""
-    grid = set(dataset["saturated"].dims)
-    variable = next(da for da in dataset.data_vars.values() if set(da.dims) == grid and da.dtype.kind == "f")
+    the numeric variable with the fewest dimensions (the grid's and ``replication``) is not NaN."""
+    numeric = [da for da in dataset.data_vars.values() if "replication" in da.dims and da.dtype.kind == "f"]
+    variable = min(numeric, key=lambda da: da.ndim)
     selected = variable.sel({dim: labels for dim, labels in reading.items() if dim in variable.dims})
     return int(selected.notnull().sum("replication").min())
 

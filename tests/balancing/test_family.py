@@ -128,3 +128,18 @@ def test_a_run_that_fills_the_message_pool_runs_again_with_a_larger_one():
     again = make_sim(machine, tasks, pool=sim.m_time.shape[0])
     policy.hooks.kernel(again, policy.hooks.make_state(machine, tasks, params))
     assert (again.makespan[0], again.messages[0]) == (sim.makespan[0], sim.messages[0])
+
+
+def test_a_run_that_never_ends_is_marked_saturated_not_raised():
+    """A message costing a whole slice of CPU at both ends (overhead 1): the dispatcher PE spends every
+    slice on per-event reports and never runs its own tasks, so the work cannot end within the slice
+    limit (20 times the serial time); the run is marked saturated with its measures NaN (docs/design.md
+    §6: a saturated point is marked, never a hang or a crash)."""
+    import sweep
+
+    ds = sweep.run([*FAST, "policy=central_dispatcher", "workload=lb_symmetric", "system=lb_mesh",
+                    "system.overhead=1.0", "system.latency=1.0"])
+    assert bool(ds["saturated"].all())
+    assert np.isnan(ds["normalized_performance"]).all()
+    normal = sweep.run([*FAST, "policy=central_dispatcher", "workload=lb_symmetric", "system=lb_mesh"])
+    assert not bool(normal["saturated"].any()) and np.isfinite(normal["normalized_performance"]).all()

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from sweep.families import Point, Policy, Result, Variable, load_families
-from sweep.families.balancing._core import ERR_POOL, Sim, check_outcome, make_sim
+from sweep.families.balancing._core import ERR_POOL, ERR_TIMEOUT, Sim, check_outcome, make_sim
 from sweep.families.balancing._machine import Machine, machine_of
 from sweep.families.balancing._tasks import TaskSet, draw_tasks, workload_of
 
@@ -52,6 +52,8 @@ VARIABLES = (
     Variable("pe_overhead_fraction", "1",
              "fraction of the makespan each PE spent on message overhead with tasks waiting",
              dims=("pe",)),
+    Variable("saturated", "1", "the work did not finish within 20 times its serial time (the balancer's "
+             "messages took the PEs' time): marked, its measures NaN", dtype="bool"),
 )
 
 
@@ -85,7 +87,8 @@ def run_policy(policy: Policy, params: Any, machine: Machine, tasks: TaskSet) ->
         if sim.err[0] != ERR_POOL or sim.m_time.shape[0] > 8 * (sim.N + 1024):
             break
         sim = make_sim(machine, tasks, pool=2 * sim.m_time.shape[0])
-    check_outcome(sim, policy.name)
+    if sim.err[0] != ERR_TIMEOUT:  # a run past the slice limit is saturated (simulate_tasks)
+        check_outcome(sim, policy.name)
     return sim, pst
 
 
@@ -109,7 +112,7 @@ def summarise(policy: Policy, sim: Sim, pst: Any, baseline: int, machine: Machin
         "mean_idle_fraction": float(sim.idle.sum() / (span * machine.pes)),
         "pe_idle_fraction": sim.idle / span, "pe_overhead_fraction": sim.ovh / span,
         "requests": 0, "first_hop_hit_rate": float("nan"), "first_entry_hit_rate": float("nan"),
-        "complete_entry_hit_rate": float("nan"),
+        "complete_entry_hit_rate": float("nan"), "saturated": False,
     }
     if policy.hooks.stats is not None:
         summary.update(policy.hooks.stats(pst))
@@ -124,6 +127,9 @@ def simulate_tasks(point: Point, tasks: TaskSet) -> Result:
     if len(tasks) and int(tasks.home.max()) >= machine.pes:
         raise ValueError(f"a task's home PE is beyond system.pes = {machine.pes}")
     sim, pst = run_policy(policy, params, machine, tasks)
+    if sim.err[0] == ERR_TIMEOUT:  # saturated: marked, never a hang (docs/design.md §6)
+        return Result(summary={"saturated": True, "tasks": len(tasks), "messages": int(sim.messages[0])},
+                      work=len(tasks))
     if policy.name == BASELINE:
         baseline = int(sim.makespan[0])
     else:
