@@ -22,3 +22,26 @@ def test_the_site_builds_strictly(tmp_path):
         assert (site / page).is_file(), page
     assert "Run a real sweep" in (site / "index.html").read_text()  # the README is the home page
     assert 'id="sweep.run"' in (site / "api" / "running" / "index.html").read_text()
+
+
+def test_the_readme_quotes_the_published_verdict_counts():
+    """README's table quotes, per paper, the counts of the committed pages (reproduction/<paper>.csv,
+    written by sweep-reproduce): "<KEY> ... N claims: a reproduced, b deviate, c contradicted, d
+    undecided"."""
+    import csv
+    import re
+    from collections import Counter
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    pattern = re.compile(r"(SH00|CV96|TF99|CSSE00)\b[^|]*?\*\*(\d+) claims: (\d+) reproduced, (\d+) deviate, "
+                         r"(\d+) contradicted, (\d+) undecided")
+    quoted = {m[0]: tuple(int(x) for x in m[1:]) for m in pattern.findall(readme)}
+    assert set(quoted) == {"SH00", "CV96", "TF99", "CSSE00"}, quoted
+    for key, counts in quoted.items():
+        page = root / "reproduction" / f"{'ipg00' if key == 'CSSE00' else key.lower()}.csv"
+        with page.open() as rows:
+            verdicts = Counter(row["verdict"] for row in csv.DictReader(rows))
+        judged = sum(verdicts[v] for v in ("reproduced", "deviates", "contradicted", "undecided"))
+        assert counts == (judged, verdicts["reproduced"], verdicts["deviates"], verdicts["contradicted"],
+                          verdicts["undecided"]), key

@@ -174,6 +174,13 @@ class Claim:
         return (self.quick_verdict or self.verdict) if quick else self.verdict
 
     @property
+    def reads_wall_clock(self) -> bool:
+        """Whether the claim reads a wall-clock measurement (a variable ending in ``_seconds``: not
+        reproducible, docs/design.md §4): ``--check`` and the seed tests report its verdict but do not
+        hold to it."""
+        return _wall_clock(self.args)
+
+    @property
     def cause_unknown(self) -> bool:
         """Whether the deviation note says that the cause is not known."""
         return bool(self.deviation) and CAUSE_UNKNOWN in self.deviation.lower()
@@ -183,6 +190,14 @@ class Claim:
         """The presets whose Datasets the claim reads: every ``preset``/``presets`` of ``args``,
         also inside nested arguments (a quantity of quantities, e.g. ``quotient``), in order."""
         return tuple(dict.fromkeys(_named_presets(self.args)))
+
+
+def _wall_clock(args: Any) -> bool:
+    if isinstance(args, Mapping):
+        return any(_wall_clock(value) for value in args.values())
+    if isinstance(args, list | tuple):
+        return any(_wall_clock(value) for value in args)
+    return isinstance(args, str) and args.endswith("_seconds")
 
 
 def _named_presets(args: Any) -> list[str]:
