@@ -158,5 +158,5 @@ def test_a_claims_own_budget_raises_its_presets():
     ratio = next(c for c in paper.claims if c.quantity == "response_ratio")
     preset = saturation.presets[0]
     assert paper.budget(preset, quick=False, claim=saturation) == 8
-    assert paper.budget(preset, quick=False, claim=ratio) == paper.budget(preset, quick=False) == 4
+    assert paper.budget(preset, quick=False, claim=ratio) == paper.budget(preset, quick=False) == 1
     assert paper.budget(preset, quick=True, claim=saturation) == 0  # no rounds at quick precision

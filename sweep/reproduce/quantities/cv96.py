@@ -57,7 +57,7 @@ def _ratio(ds: xr.Dataset, policy: str, baseline: str) -> tuple[xr.DataArray, xr
         paired = ratio(runs, baseline).sel(policy=policy, drop=True)
         several = _counts(ds).sel(policy=[policy, baseline]).min("policy") >= 2
         value = xr.where(several, without_interval(paired), value)
-        half = xr.where(several, paired["halfwidth"], half)
+        half = xr.where(several, without_interval(paired["halfwidth"]), half)
     flagged, base_flagged = saturated.sel(policy=policy, drop=True), saturated.sel(policy=baseline, drop=True)
     value = xr.where(flagged & ~base_flagged, np.inf,
                      xr.where(base_flagged & ~flagged, 0.0, xr.where(flagged, np.nan, value)))
