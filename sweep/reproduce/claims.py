@@ -370,9 +370,10 @@ def decidable(claim: Claim, measured: xr.DataArray, shrink: float) -> bool:
     """Whether the claim could be decided were every interval ``shrink`` times as wide about its
     value (more replications: the half-width falls as one over the square root of their number).
     ``sweep-reproduce`` spends no replications on a claim that its budget cannot decide."""
-    values = np.asarray(measured.values, dtype=np.float64).ravel()
+    values = np.asarray(measured.values, dtype=np.float64)
     low = _bound(measured, "low", values).ravel()
     high = _bound(measured, "high", values).ravel()
+    values = values.ravel()
     narrowed = values + shrink * (low - values), values + shrink * (high - values)
     return verdict_of(claim, *narrowed) != "undecided"
 

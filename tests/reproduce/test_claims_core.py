@@ -80,6 +80,18 @@ def test_a_claim_is_decidable_only_if_narrower_intervals_would_decide_it():
     assert not decidable(claim, _measured([4.49], 0.4), 0.25)  # [4.39, 4.59]: still straddles
 
 
+def test_a_claim_with_values_on_two_dimensions_is_decidable_too():
+    """Values on (policy, load), as a ratio per policy and load gives (a 2-D interval once crashed
+    the rounds' test of whether replications could decide the claim)."""
+    values = np.array([[4.3, 4.49], [3.0, 3.2]])
+    da = xr.DataArray(values, dims=("policy", "load"), coords={"policy": ["a", "b"], "load": [0.5, 0.8]})
+    da = da.assign_coords(low=da - 0.4, high=da + 0.4)
+    claim = _claim({"between": [3, 4], "figures": 1})
+    assert judge(claim, da).verdict == "undecided"
+    assert not decidable(claim, da, 0.25)  # 4.49 [4.39, 4.59] still straddles 4.5
+    assert decidable(claim, da.where(da < 4.4, 4.3), 0.25)
+
+
 def test_a_value_that_could_not_be_computed_is_undecided():
     da = _measured([3.5, math.nan], 0.1)
     assert judge(_claim({"between": [3, 4], "figures": 1}), da).verdict == "undecided"
