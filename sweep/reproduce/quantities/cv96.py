@@ -8,11 +8,13 @@ for the figures. On several independent replications (``sweep-reproduce`` adds
 them to undecided claims) it is the delta-method interval of the ratio of
 replication means, paired by replication (:func:`sweep.analysis.ratio`), which
 covers the spread between runs. A point is ``saturated`` by the majority rule
-of :func:`sweep.analysis.cv96.replication_means` and has no finite mean response:
+of :func:`sweep.analysis.cv96.replication_means` (for ratios) and has no finite mean response:
 its ratio is ``inf`` where the baseline is stable, ``0`` where only the
 baseline is flagged, NaN where both are. Whether a policy saturates is read only
-on at least :data:`SATURATION_REPLICATIONS` independent replications; on fewer,
-the saturation quantities return the uninformative interval [0, 1] (undecided).
+on at least :data:`SATURATION_REPLICATIONS` independent replications, a point
+called saturated or stable by a sign test (:func:`_flags`); on fewer, or where a
+point is undecided by the test, the saturation quantities return the
+uninformative interval [0, 1] (undecided).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import xarray as xr
+from scipy import stats
 
 from sweep.analysis import cv96, ratio
 from sweep.analysis.compare import with_interval, without_interval
@@ -32,6 +35,8 @@ TOP, BELOW = 0.95, 0.9
 #: Independent replications a saturation claim is judged on, at least (one run near saturation
 #: is one draw of a heavy-tailed quantity).
 SATURATION_REPLICATIONS = 8
+#: Level of the sign test that calls a point saturated or stable (:func:`_flags`).
+SIGN_TEST_LEVEL = 0.05
 
 
 def _one(da: xr.DataArray) -> xr.DataArray:
@@ -108,12 +113,29 @@ def ratio_change(datasets: Mapping[str, xr.Dataset], presets: list[str], policy:
     return with_interval(first / second, first / second * relative, cv96.LEVEL)
 
 
-def _saturates_before(ds: xr.Dataset, x: str, y: str) -> bool:
+def _flags(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray]:
+    """Per point: saturated beyond doubt, and undecided. Of the ``n`` replications run at a point,
+    ``k`` are flagged; the point is saturated when a one-sided sign test rejects "no more likely
+    flagged than not" (P(K ≥ k | n, ½) ≤ :data:`SIGN_TEST_LEVEL`: 7 of 8), stable when it rejects
+    the converse (1 of 8 or none), and undecided between (2 to 6 of 8): a majority of a few
+    replications flips with the seed."""
+    flagged = ds["saturated"].astype(bool)
+    ran = ds["mean_response"].notnull()
+    n, k = ran.sum("replication"), (flagged & ran).sum("replication")
+    saturated = xr.apply_ufunc(stats.binom.sf, k - 1, n, 0.5) <= SIGN_TEST_LEVEL
+    stable = xr.apply_ufunc(stats.binom.cdf, k, n, 0.5) <= SIGN_TEST_LEVEL
+    return _one(saturated), _one(~(saturated | stable))
+
+
+def _saturates_before(ds: xr.Dataset, x: str, y: str) -> bool | None:
     """The reading of "``x`` saturates before ``y``" on the paper's load grid (ρ ≤ 0.95): ``x`` is
-    flagged at a load where ``y`` is not; or, neither flagged, ``x``'s response grows faster at
-    the top of the grid: ``x / y`` above 1 at ρ = 0.95 beyond its 90% interval, and above its
-    value at 0.9."""
-    flagged = _one(cv96.replication_means(ds)[2])
+    saturated at a load where ``y`` is not; or, neither saturated, ``x``'s response grows faster
+    at the top of the grid: ``x / y`` above 1 at ρ = 0.95 and above its value at 0.9, both beyond
+    their 90% intervals (below either beyond them: it does not). None where the intervals cannot
+    tell, or a point of either policy is undecided by the sign test (:func:`_flags`)."""
+    flagged, undecided = _flags(ds)
+    if bool(undecided.sel(policy=[x, y]).any()):
+        return None
     fx, fy = flagged.sel(policy=x).values, flagged.sel(policy=y).values
     if (fx & ~fy).any():
         return True
@@ -121,7 +143,12 @@ def _saturates_before(ds: xr.Dataset, x: str, y: str) -> bool:
         return False
     value, half = (_one(a) for a in _ratio(ds, x, y))
     top, below = float(value.sel(load=TOP)), float(value.sel(load=BELOW))
-    return top - float(half.sel(load=TOP)) > 1.0 and top > below
+    top_half, below_half = float(half.sel(load=TOP)), float(half.sel(load=BELOW))
+    if top - top_half > 1.0 and top - top_half > below + below_half:
+        return True
+    if top + top_half < 1.0 or top + top_half < below - below_half:
+        return False
+    return None  # the intervals cannot tell
 
 
 @quantity
@@ -132,7 +159,8 @@ def saturates_before(datasets: Mapping[str, xr.Dataset], preset: str, policy: st
     ds = datasets[preset].sel(dict(select or {}))
     if int(_counts(ds).sel(policy=[policy, baseline]).min()) < SATURATION_REPLICATIONS:
         return _undecided()
-    return xr.DataArray(float(_saturates_before(ds, policy, baseline)))
+    before = _saturates_before(ds, policy, baseline)
+    return _undecided() if before is None else xr.DataArray(float(before))
 
 
 @quantity
@@ -145,7 +173,10 @@ def avoids_saturation(datasets: Mapping[str, xr.Dataset], preset: str, policy: s
     top = ds.sel(load=ds["load"] >= BELOW, policy=[policy, baseline])
     if int(_counts(top).min()) < SATURATION_REPLICATIONS:
         return _undecided()
-    flagged = _one(cv96.replication_means(ds)[2])
+    flagged, undecided = _flags(top)
+    if bool(undecided.any()):
+        return _undecided()
+    flagged = flagged.reindex(load=ds["load"], fill_value=False)
     value, half = (_one(a) for a in _ratio(ds, policy, baseline))
     avoided = xr.where(flagged.sel(policy=baseline), ~flagged.sel(policy=policy), value + half < 1.0)
     return avoided.sel(load=avoided["load"] >= BELOW).astype(float).drop_vars("policy", errors="ignore")
