@@ -40,7 +40,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _overrides(calibration, preset: str, data: Path, args: argparse.Namespace) -> list[str]:
-    design = [f"grid.{key}=[{','.join(str(v) for v in calibration._axis(key))}]"
+    design = [f"grid.{key}=[{','.join(str(v) for v in calibration.axis(key))}]"
               for key in calibration.parameters]
     engine = [f"engine.workers={args.workers}"] if args.workers else []
     engine += [f"engine.address={args.address}"] if args.address else []

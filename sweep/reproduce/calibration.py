@@ -90,10 +90,11 @@ class Calibration:
 
     def design(self) -> list[dict[str, float]]:
         """The grid over the ranges: ``points`` values per parameter (integers rounded)."""
-        axes = [self._axis(key) for key in self.parameters]
+        axes = [self.axis(key) for key in self.parameters]
         return [dict(zip(self.parameters, values, strict=True)) for values in itertools.product(*axes)]
 
-    def _axis(self, key: str) -> list[float]:
+    def axis(self, key: str) -> list[float]:
+        """The design's values of one parameter: ``points`` over its range (integers rounded)."""
         low, high = self.parameters[key]
         values = np.linspace(low, high, self.points)
         return sorted({int(round(v)) for v in values}) if key in self.integer else [round(float(v), 10)
