@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import xarray as xr
+from scipy import stats
 
 from sweep.analysis.compare import confidence_interval, without_interval
 from sweep.analysis.figures import figure
@@ -33,6 +34,8 @@ WORKLOADS = {"cv96_fig6a": "Figure 6(a) workload", "cv96_fig6b": "Figure 6(b) wo
              "cv96_fig9a": "Figure 9(a) workload"}
 MARKERS = "os^vD<>px"
 LEVEL = 0.90
+#: Level of the one-sided sign test that calls a point saturated or stable (:func:`saturation_test`).
+SIGN_TEST_LEVEL = 0.05
 SATURATED = ("flagged saturated: jobs in system grew across the batches or reached 2000, run stopped; "
              "× at the ratio of the finite run")
 CAPTION = ("Mean response time over EQS's (without overhead in Figs. 10–11), one run per point to a ±5% "
@@ -54,33 +57,49 @@ def response_ratio(ds: xr.Dataset) -> xr.DataArray:
     return out
 
 
-def replication_means(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray]:
-    """Mean response, its 90% half-width and the saturated flag per point.
+def saturation_test(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray]:
+    """Per point: saturated beyond doubt, and undecided.
 
-    One replication: its mean and its batch-means half-width (``mean_response_hw90``). Several
-    (independent runs, each with its own warm-up): a point is saturated when at least half of the
-    replications that ran there are flagged (the majority rule of the saturation search,
-    :mod:`sweep.engine.adaptive`); its mean and Student-t half-width are those of the unflagged
-    replications' means, so the interval covers the spread between runs, which one run's batch
-    means do not (:func:`sweep.analysis.confidence_interval`). Replications that did not run at a
-    point (NaN: a later round of ``sweep-reproduce`` extends only some points) are left out.
+    Of the ``n`` replications run at a point, ``k`` are flagged ``saturated``. The point is
+    saturated when a one-sided sign test rejects "no more likely flagged than not"
+    (P(K ≥ k | n, ½) ≤ :data:`SIGN_TEST_LEVEL`: 7 or 8 of 8); stable when none is flagged or the
+    test rejects the converse (1 of 8); undecided between (2 to 6 of 8, or the one run flagged):
+    a majority of a few replications flips with the seed. Replications that did not run at a point
+    (NaN: a later round of ``sweep-reproduce`` extends only some points) are left out.
+    """
+    flagged, ran = ds["saturated"].astype(bool), ds["mean_response"].notnull()
+    if "replication" not in flagged.dims:
+        flagged, ran = flagged.expand_dims("replication"), ran.expand_dims("replication")
+    n, k = ran.sum("replication"), (flagged & ran).sum("replication")
+    saturated = xr.apply_ufunc(stats.binom.sf, k - 1, n, 0.5) <= SIGN_TEST_LEVEL
+    stable = (k == 0) | (xr.apply_ufunc(stats.binom.cdf, k, n, 0.5) <= SIGN_TEST_LEVEL)
+    return saturated, ~(saturated | stable)
+
+
+def replication_means(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray]:
+    """Mean response, its 90% half-width and whether the point is not shown stable.
+
+    One replication: its mean and its batch-means half-width (``mean_response_hw90``), and its
+    flag. Several (independent runs, each with its own warm-up): the mean and Student-t half-width
+    of the unflagged replications' means, so the interval covers the spread between runs, which
+    one run's batch means do not (:func:`sweep.analysis.confidence_interval`); the point counts as
+    saturated unless the sign test of :func:`saturation_test` calls it stable. Replications that
+    did not run at a point are left out.
     """
     response, halfwidth = ds["mean_response"], ds["mean_response_hw90"]
-    saturated = ds["saturated"].astype(bool)
+    saturated, undecided = saturation_test(ds)
     if "replication" not in response.dims:
-        return response, halfwidth, saturated
+        return response, halfwidth, saturated | undecided
     ran = response.notnull()
     count = ran.sum("replication")
     if int(count.max()) <= 1:
         first = (lambda da: da.where(ran).max("replication")) if response.sizes["replication"] > 1 \
             else (lambda da: da.isel(replication=0, drop=True))
-        return first(response), first(halfwidth), saturated.any("replication")
-    flagged = (saturated & ran).sum("replication")
-    majority = flagged * 2 >= count.clip(min=1)
-    estimate = confidence_interval(response.where(ran & ~saturated), level=LEVEL)
+        return first(response), first(halfwidth), saturated | undecided
+    estimate = confidence_interval(response.where(ran & ~ds["saturated"].astype(bool)), level=LEVEL)
     single = count == 1  # a point only the first round reached: its own batch means
     half = xr.where(single, halfwidth.where(ran).max("replication"), estimate["halfwidth"])
-    return without_interval(estimate), half, majority
+    return without_interval(estimate), half, saturated | undecided
 
 
 def ratio_interval(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, xr.DataArray]:

@@ -310,18 +310,21 @@ def _label(value) -> str:
 
 
 def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
-    """For each preset, one part doubling the replications at the points its undecided claims read,
-    within its budget; none when no undecided claim can get more. A claim gets no replications
-    that its budget cannot decide (:func:`sweep.reproduce.claims.decidable`: its intervals narrowed
-    by the square root of the replications it would gain), unless its quantity says it needs more
-    (``replications_needed``: a saturation reading on fewer than eight)."""
+    """For each preset, one part adding replications at the points its undecided claims read: up to
+    what a claim's quantity says it needs (``replications_needed``: a saturation reading on fewer
+    than eight) at once, else doubling them within the claim's budget; none when no undecided
+    claim can get more. A claim gets no replications that its budget cannot decide
+    (:func:`sweep.reproduce.claims.decidable`: its intervals narrowed by the square root of the
+    replications it would gain), unless its quantity says it needs more: the budget is for
+    precision, ``replications_needed`` is the floor a reading is made on at full precision (a
+    ``--quick`` run stays within its budgets: such a claim stays undecided there)."""
     from sweep.reproduce.claims import decidable, evaluate
     from sweep.reproduce.rounds import Part, readings, replications_at, union
 
     datasets = {preset: runner.dataset(preset) for preset in runner.parts}
     extra = []
     for paper in chosen:
-        wanted: dict[str, list] = {}
+        wanted: dict[str, list[tuple[dict, int]]] = {}
         for claim in paper.claims:
             if quick and claim.full_only:
                 continue
@@ -331,24 +334,37 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
                 continue
             if judgement.verdict != "undecided":
                 continue
+            needed = int(judgement.measured.attrs.get("replications_needed", 0))
             for preset in claim.presets:
                 budget = paper.budget(preset, quick, claim)
                 reading = _on_grid(union(readings(claim, preset)), runner.axes[preset])
-                if not budget or reading is None:
+                if reading is None:
                     continue
                 have = max(replications_at(datasets[preset], reading), 1)
-                needed = int(judgement.measured.attrs.get("replications_needed", 0))
-                if have < budget and (have < needed or decidable(claim, judgement.measured,
-                                                                  (have / budget) ** 0.5)):
-                    wanted.setdefault(preset, []).append((reading, budget))
+                if have < needed and not quick:
+                    undecided = _undecided_points(reading, judgement.measured)
+                    wanted.setdefault(preset, []).append((undecided, needed))
+                elif have < budget and decidable(claim, judgement.measured, (have / budget) ** 0.5):
+                    wanted.setdefault(preset, []).append((reading, min(2 * have, budget)))
         for preset, wanted_readings in wanted.items():
             reading = union(r for r, _ in wanted_readings)
             have = max(replications_at(datasets[preset], reading), 1)
-            budget = max(b for _, b in wanted_readings)
-            if have < budget:
-                count = min(have, budget - have)  # doubling, within the budget
-                extra.append(Part(preset, runner.replications(preset), count, reading))
+            target = max(t for _, t in wanted_readings)
+            if have < target:
+                extra.append(Part(preset, runner.replications(preset), target - have, reading))
     return extra
+
+
+def _undecided_points(reading, measured):
+    """``reading`` narrowed, on each dimension of ``measured``, to the labels where a value is NaN
+    (a point the quantity could not read on the replications it has): only those need more."""
+    for dim in measured.dims:
+        if dim in reading:
+            missing = measured.isnull().any([d for d in measured.dims if d != dim])
+            labels = [label for label, undecided
+                      in zip(measured[dim].values.tolist(), missing.values, strict=True) if undecided]
+            reading = {**reading, dim: labels or reading[dim]}
+    return reading
 
 
 def _on_grid(reading, axes: Mapping[str, str]):

@@ -7,14 +7,14 @@ intervals as if independent, as :func:`sweep.analysis.cv96.ratio_interval` does
 for the figures. On several independent replications (``sweep-reproduce`` adds
 them to undecided claims) it is the delta-method interval of the ratio of
 replication means, paired by replication (:func:`sweep.analysis.ratio`), which
-covers the spread between runs. A point is ``saturated`` by the majority rule
-of :func:`sweep.analysis.cv96.replication_means` (for ratios) and has no finite mean response:
-its ratio is ``inf`` where the baseline is stable, ``0`` where only the
-baseline is flagged, NaN where both are. Whether a policy saturates is read only
-on at least :data:`SATURATION_REPLICATIONS` independent replications, a point
-called saturated or stable by a sign test (:func:`_flags`); on fewer, or where a
-point is undecided by the test, the saturation quantities return the
-uninformative interval [0, 1] (undecided).
+covers the spread between runs. A point's saturation is read by the sign test of
+:func:`sweep.analysis.cv96.saturation_test` over its replications: a saturated point has no
+finite mean response, its ratio is ``inf`` where the baseline is stable, ``0`` where only the
+baseline is saturated, NaN where both are; a point the test cannot call (one run flagged, or 2 to
+6 of 8) is undecided (NaN), and the reading asks for :data:`SATURATION_REPLICATIONS`
+(``replications_needed``). Whether a policy saturates is read only on at least
+:data:`SATURATION_REPLICATIONS` independent replications; on fewer, or where a point is undecided
+by the test, the saturation quantities return the uninformative interval [0, 1] (undecided).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 import xarray as xr
-from scipy import stats
 
 from sweep.analysis import cv96, ratio
 from sweep.analysis.compare import with_interval, without_interval
@@ -35,8 +34,6 @@ TOP, BELOW = 0.95, 0.9
 #: Independent replications a saturation claim is judged on, at least (one run near saturation
 #: is one draw of a heavy-tailed quantity).
 SATURATION_REPLICATIONS = 8
-#: Level of the sign test that calls a point saturated or stable (:func:`_flags`).
-SIGN_TEST_LEVEL = 0.05
 
 
 def _one(da: xr.DataArray) -> xr.DataArray:
@@ -47,10 +44,11 @@ def _one(da: xr.DataArray) -> xr.DataArray:
     return da.squeeze(drop=True)
 
 
-def _ratio(ds: xr.Dataset, policy: str, baseline: str) -> tuple[xr.DataArray, xr.DataArray]:
+def _ratio(ds: xr.Dataset, policy: str, baseline: str
+           ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray]:
     """``policy``'s mean response over ``baseline``'s at the same labels of every other axis, its 90%
-    half-width (module docstring: batch means on one replication, paired replications on several)
-    and the saturation rule of the module docstring."""
+    half-width (module docstring: batch means on one replication, paired replications on several),
+    and where the sign test cannot call a point of either policy saturated or stable."""
     response, half, saturated = cv96.replication_means(ds)
     top, bottom = response.sel(policy=policy, drop=True), response.sel(policy=baseline, drop=True)
     relative = np.hypot(half.sel(policy=policy, drop=True) / top,
@@ -66,7 +64,8 @@ def _ratio(ds: xr.Dataset, policy: str, baseline: str) -> tuple[xr.DataArray, xr
     flagged, base_flagged = saturated.sel(policy=policy, drop=True), saturated.sel(policy=baseline, drop=True)
     value = xr.where(flagged & ~base_flagged, np.inf,
                      xr.where(base_flagged & ~flagged, 0.0, xr.where(flagged, np.nan, value)))
-    return value, half.where(np.isfinite(value) & (value > 0), 0.0)
+    undecided = cv96.saturation_test(ds)[1].sel(policy=[policy, baseline]).any("policy")
+    return value, half.where(np.isfinite(value) & (value > 0), 0.0), undecided
 
 
 def _counts(ds: xr.Dataset) -> xr.DataArray:
@@ -95,9 +94,15 @@ def response_ratio(datasets: Mapping[str, xr.Dataset], preset: str, policy: str,
                    select: Mapping[str, Any] | None = None) -> xr.DataArray:
     """``policy``'s mean response time over ``baseline``'s, same jobs, with its 90% interval (CV96
     Figures 5–11), at the same labels of every other axis (so with the same repartitioning
-    overhead: §4.3's "with or without repartitioning overhead"), at ``select``."""
-    value, half = _ratio(datasets[preset], policy, baseline)
-    return _one(with_interval(value, half, cv96.LEVEL).sel(dict(select or {})))
+    overhead: §4.3's "with or without repartitioning overhead"), at ``select``. A point whose
+    saturation the sign test cannot call is NaN (undecided) and asks for
+    :data:`SATURATION_REPLICATIONS` replications."""
+    ratio_at = _ratio(datasets[preset], policy, baseline)
+    value, half, undecided = (_one(a.sel(dict(select or {}))) for a in ratio_at)
+    out = with_interval(value.where(~undecided), half, cv96.LEVEL)
+    if bool(undecided.any()):
+        out.attrs["replications_needed"] = SATURATION_REPLICATIONS
+    return out
 
 
 @quantity
@@ -108,28 +113,26 @@ def ratio_change(datasets: Mapping[str, xr.Dataset], presets: list[str], policy:
     the two relative half-widths combined in quadrature."""
     first, second = (response_ratio(datasets, p, policy, select=select) for p in presets)
     relative = np.hypot(first["halfwidth"] / first, second["halfwidth"] / second)
+    needed = max(int(x.attrs.get("replications_needed", 0)) for x in (first, second))
     first, second, relative = (x.drop_vars(["low", "high", "halfwidth"], errors="ignore")
                                for x in (first, second, relative))
-    return with_interval(first / second, first / second * relative, cv96.LEVEL)
+    out = with_interval(first / second, first / second * relative, cv96.LEVEL)
+    if needed:
+        out.attrs["replications_needed"] = needed
+    return out
 
 
 def _flags(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray]:
-    """Per point: saturated beyond doubt, and undecided. Of the ``n`` replications run at a point,
-    ``k`` are flagged; the point is saturated when a one-sided sign test rejects "no more likely
-    flagged than not" (P(K ≥ k | n, ½) ≤ :data:`SIGN_TEST_LEVEL`: 7 of 8), stable when it rejects
-    the converse (1 of 8 or none), and undecided between (2 to 6 of 8): a majority of a few
-    replications flips with the seed."""
-    flagged = ds["saturated"].astype(bool)
-    ran = ds["mean_response"].notnull()
-    n, k = ran.sum("replication"), (flagged & ran).sum("replication")
-    saturated = xr.apply_ufunc(stats.binom.sf, k - 1, n, 0.5) <= SIGN_TEST_LEVEL
-    stable = xr.apply_ufunc(stats.binom.cdf, k, n, 0.5) <= SIGN_TEST_LEVEL
-    return _one(saturated), _one(~(saturated | stable))
+    """Per point: saturated beyond doubt, and undecided (:func:`sweep.analysis.cv96.saturation_test`)."""
+    saturated, undecided = cv96.saturation_test(ds)
+    return _one(saturated), _one(undecided)
 
 
 def _saturates_before(ds: xr.Dataset, x: str, y: str) -> bool | None:
-    """The reading of "``x`` saturates before ``y``" on the paper's load grid (ρ ≤ 0.95): ``x`` is
-    saturated at a load where ``y`` is not; or, neither saturated, ``x``'s response grows faster
+    """The reading of "``x`` saturates before ``y``" on the loads of ``ds`` (the records select the
+    top of the paper's grid, ρ = 0.9 and 0.95: saturation grows with the load, so a policy
+    saturated lower down is saturated there too, and eight replications are spent only where
+    saturation is in question): ``x`` is saturated at a load where ``y`` is not; or, neither saturated, ``x``'s response grows faster
     at the top of the grid: ``x / y`` above 1 at ρ = 0.95 and above its value at 0.9, both beyond
     their 90% intervals (below either beyond them: it does not). None where the intervals cannot
     tell, or a point of either policy is undecided by the sign test (:func:`_flags`)."""
@@ -141,7 +144,7 @@ def _saturates_before(ds: xr.Dataset, x: str, y: str) -> bool | None:
         return True
     if fy.any() or fx.any():
         return False
-    value, half = (_one(a) for a in _ratio(ds, x, y))
+    value, half, _ = (_one(a) for a in _ratio(ds, x, y))
     top, below = float(value.sel(load=TOP)), float(value.sel(load=BELOW))
     top_half, below_half = float(half.sel(load=TOP)), float(half.sel(load=BELOW))
     if top - top_half > 1.0 and top - top_half > below + below_half:
@@ -177,7 +180,7 @@ def avoids_saturation(datasets: Mapping[str, xr.Dataset], preset: str, policy: s
     if bool(undecided.any()):
         return _undecided()
     flagged = flagged.reindex(load=ds["load"], fill_value=False)
-    value, half = (_one(a) for a in _ratio(ds, policy, baseline))
+    value, half, _ = (_one(a) for a in _ratio(ds, policy, baseline))
     avoided = xr.where(flagged.sel(policy=baseline), ~flagged.sel(policy=policy), value + half < 1.0)
     return avoided.sel(load=avoided["load"] >= BELOW).astype(float).drop_vars("policy", errors="ignore")
 
@@ -187,11 +190,14 @@ def same_order(datasets: Mapping[str, xr.Dataset], preset: str, policy: str, bas
                dim: str = "repartition_overhead", select: Mapping[str, Any] | None = None) -> xr.DataArray:
     """1 if ``policy`` stands the same way against ``baseline`` (behind, tied or ahead, by the 90%
     interval of their ratio) at every value of ``dim``, else 0 (CV96 §4.3: relative performance
-    "unchanged ... with or without repartitioning overhead")."""
+    "unchanged ... with or without repartitioning overhead"); undecided where a point's saturation
+    is (:func:`response_ratio`)."""
     ds = datasets[preset].sel(dict(select or {}))
     orders = set()
     for value in ds[dim].values:
         ratio = response_ratio({preset: ds.sel({dim: value})}, preset, policy, baseline)
+        if "replications_needed" in ratio.attrs:
+            return _undecided()
         low, high = float(ratio["low"]), float(ratio["high"])
         orders.add("behind" if low > 1 else "ahead" if high < 1 else "tied")
     return xr.DataArray(float(len(orders) == 1))
