@@ -50,6 +50,16 @@ def test_smallest_ratio_is_the_least_over_graphs():
     assert least.values == pytest.approx([100, 3, 600, 1000])
 
 
+def test_smallest_ratio_adds_the_baselines_clustering_for_t_cm():
+    """Table 1's T_cm: Cluster-M's mapping plus its clustering of the system graph (here 100
+    operations on every graph): MH's M² over M + 100."""
+    ds = _mapping({"cluster_m": 1.0, "mh": 2.0})
+    ds["clustering_operations"] = xr.full_like(ds["mapping_operations"], 100.0)
+    least = QUANTITIES["smallest_ratio"]({"t1": ds}, preset="t1", policy="mh", baseline="cluster_m",
+                                         variable="mapping_operations", baseline_plus="clustering_operations")
+    assert least.values == pytest.approx(SIZES**2 / (SIZES + 100))
+
+
 def _np(values: dict[tuple[str, str], list[float]]) -> xr.Dataset:
     policies = sorted({p for p, _ in values})
     topologies = sorted({t for _, t in values})

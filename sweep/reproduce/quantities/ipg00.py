@@ -36,12 +36,18 @@ def growth_exponent(datasets: Mapping[str, xr.Dataset], preset: str, policy: str
 
 @quantity
 def smallest_ratio(datasets: Mapping[str, xr.Dataset], preset: str, policy: str, baseline: str,
-                   variable: str, select: Mapping[str, Any] | None = None) -> xr.DataArray:
+                   variable: str, baseline_plus: str | None = None,
+                   select: Mapping[str, Any] | None = None) -> xr.DataArray:
     """The least, over replications, of ``policy``'s ``variable`` over ``baseline``'s on the same
-    replication (common random numbers: the same task graph): "in all cases" (CSSE00 §2.1). The
-    extreme of the sample itself, so no interval."""
+    replication (common random numbers: the same task graph): "in all cases" (CSSE00 §2.1). With
+    ``baseline_plus``, that variable of the baseline is added to its ``variable`` (Table 1's T_cm:
+    Cluster-M's mapping and its clustering of the system graph). The extreme of the sample itself,
+    so no interval."""
     da = _selected(datasets[preset][variable], select)
-    least = (da.sel(policy=policy, drop=True) / da.sel(policy=baseline, drop=True)).min("replication")
+    bottom = da.sel(policy=baseline, drop=True)
+    if baseline_plus is not None:
+        bottom = bottom + _selected(datasets[preset][baseline_plus], select).sel(policy=baseline, drop=True)
+    least = (da.sel(policy=policy, drop=True) / bottom).min("replication")
     return least.rename(f"{variable}_smallest_ratio")
 
 
