@@ -188,10 +188,6 @@ def test_decided_verdicts_are_the_same_under_another_seed(quick: Path, tmp_path)
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=(
-    "measured 2026-11-27: 138 claims decided under both seeds agree, 2 CV96 ratio claims differ "
-    "(fig5.fb_pws_competitive_cw30, fig8.eqs_pws_as_well_as_fb_pws_at_high_load_cw30): each is "
-    "judged on one replication's batch-means interval, which the CV96 budget of 1 never extends"))
 def test_full_precision_verdicts_hold_under_another_seed(tmp_path_factory):
     """The full reproduction under root seed 7: every claim decided there and under the presets' own
     seeds (its record's expected verdict) has the same verdict."""

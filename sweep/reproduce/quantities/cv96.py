@@ -132,10 +132,11 @@ def _saturates_before(ds: xr.Dataset, x: str, y: str) -> bool | None:
     """The reading of "``x`` saturates before ``y``" on the loads of ``ds`` (the records select the
     top of the paper's grid, ρ = 0.9 and 0.95: saturation grows with the load, so a policy
     saturated lower down is saturated there too, and eight replications are spent only where
-    saturation is in question): ``x`` is saturated at a load where ``y`` is not; or, neither saturated, ``x``'s response grows faster
-    at the top of the grid: ``x / y`` above 1 at ρ = 0.95 and above its value at 0.9, both beyond
-    their 90% intervals (below either beyond them: it does not). None where the intervals cannot
-    tell, or a point of either policy is undecided by the sign test (:func:`_flags`)."""
+    saturation is in question): ``x`` is saturated at a load where ``y`` is not; or, neither
+    saturated, ``x``'s response grows faster at the top of the grid: ``x / y`` above 1 at ρ = 0.95
+    and above its value at 0.9, both beyond their 90% intervals (below either beyond them: it does
+    not). None where the intervals cannot tell, or a point of either policy is undecided by the
+    sign test (:func:`_flags`)."""
     flagged, undecided = _flags(ds)
     if bool(undecided.sel(policy=[x, y]).any()):
         return None
