@@ -27,7 +27,7 @@ same size between the best candidate's neighbours. The criterion:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,12 @@ import numpy as np
 
 from sweep.families import Point, param
 from sweep.families.dispatch._core import HostSystem, _run_given
-from sweep.families.dispatch._sita import rate_at, require_finite_slowdown, work_quantile
+from sweep.families.dispatch._sita import (
+    cutoffs_at_work_fractions,
+    rate_at,
+    require_finite_slowdown,
+    work_quantile,
+)
 from sweep.families.dispatch._workload import Workload
 from sweep.workloads import Distribution
 
@@ -121,3 +126,25 @@ def check_fit(point: Point, workload: Workload) -> None:
         raise ValueError(
             f"policy {point.policy['name']!r}: policy.cutoff_fit=simulation fits the paper's "
             f"2-host cutoff only, got system.hosts={point.system['hosts']}")
+
+
+#: A SITA-U rule's analytic part: (distribution, hosts, arrival rate, SITA-E's cutoffs) -> cutoffs.
+Analytic = Callable[[Distribution, int, float, tuple[float, ...]], tuple[float, ...]]
+
+
+def cutoff_rule(criterion: str, analytic: Analytic) -> Callable[..., tuple[float, ...]]:
+    """A SITA-U rule (SH00 §4.1) from its analytic fit: on one host, or at ρ ≥ 1 where no cutoffs
+    are feasible (the point is then saturated), SITA-E's equal-work cutoffs; with the policy option
+    ``cutoff_fit: simulation`` the simulated fit of this module by ``criterion``; else
+    ``analytic`` on the P-K formulas at the point's arrival rate."""
+
+    def rule(dist: Distribution, hosts: int, load: float, params: Mapping[str, Any]) -> tuple[float, ...]:
+        """The cutoffs at ``load`` on ``hosts`` hosts (:func:`cutoff_rule`)."""
+        equal = cutoffs_at_work_fractions(dist, np.full(hosts, 1.0 / hosts))
+        if hosts == 1 or load >= 1.0:
+            return equal
+        if params.get("cutoff_fit", "analytic") == "simulation":
+            return simulated_cutoff(dist, hosts, load, criterion, params)
+        return analytic(dist, hosts, rate_at(dist, hosts, load), equal)
+
+    return rule

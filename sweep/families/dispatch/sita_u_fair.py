@@ -13,22 +13,18 @@ no cutoffs are feasible: SITA-E's are used and the point is saturated.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 from scipy import optimize
 
 from sweep.families.dispatch._sita import (
-    cutoffs_at_work_fractions,
     excess_slowdown,
     finite_upper,
     log_ratio,
     mean_excess_slowdown,
-    rate_at,
     sita_policy,
 )
-from sweep.families.dispatch._sita_fit import FitParams, check_fit, simulated_cutoff
+from sweep.families.dispatch._sita_fit import FitParams, check_fit, cutoff_rule
 from sweep.workloads import Distribution
 
 
@@ -57,15 +53,8 @@ def _chain(dist: Distribution, rate: float, hosts: int, target: float) -> tuple[
     return cutoffs, excess_slowdown(dist, rate, lo, math.inf)
 
 
-def rule(dist: Distribution, hosts: int, load: float,
-         params: Mapping[str, Any]) -> tuple[float, ...]:
+def fair_cutoffs(dist: Distribution, hosts: int, rate: float, equal: tuple[float, ...]) -> tuple[float, ...]:
     """Cutoffs at which every host has the same mean slowdown (P-K)."""
-    equal = cutoffs_at_work_fractions(dist, np.full(hosts, 1.0 / hosts))
-    if hosts == 1 or load >= 1.0:
-        return equal
-    if params.get("cutoff_fit", "analytic") == "simulation":
-        return simulated_cutoff(dist, hosts, load, "fair", params)
-    rate = rate_at(dist, hosts, load)
 
     def residual(log_target: float) -> float:
         return log_ratio(_chain(dist, rate, hosts, math.exp(log_target))[1], math.exp(log_target))
@@ -84,4 +73,5 @@ def rule(dist: Distribution, hosts: int, load: float,
     return tuple(_chain(dist, rate, hosts, math.exp(root))[0])
 
 
+rule = cutoff_rule("fair", fair_cutoffs)
 POLICY = sita_policy("sita_u_fair", rule, params=FitParams, check=check_fit)

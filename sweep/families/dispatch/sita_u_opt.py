@@ -13,35 +13,21 @@ feasible: SITA-E's are used and the point is saturated.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 from scipy import optimize
 
 from sweep.families.dispatch import sita_u_fair
-from sweep.families.dispatch._sita import (
-    cutoffs_at_work_fractions,
-    finite_upper,
-    mean_excess_slowdown,
-    rate_at,
-    sita_policy,
-)
-from sweep.families.dispatch._sita_fit import FitParams, check_fit, simulated_cutoff
+from sweep.families.dispatch._sita import finite_upper, mean_excess_slowdown, sita_policy
+from sweep.families.dispatch._sita_fit import FitParams, check_fit, cutoff_rule
 from sweep.workloads import Distribution
 
 _GRID = 513
 
 
-def rule(dist: Distribution, hosts: int, load: float,
-         params: Mapping[str, Any]) -> tuple[float, ...]:
+def optimal_cutoffs(dist: Distribution, hosts: int, rate: float,
+                    equal: tuple[float, ...]) -> tuple[float, ...]:
     """Cutoffs minimising the P-K mean slowdown, every host's load below 1."""
-    equal = cutoffs_at_work_fractions(dist, np.full(hosts, 1.0 / hosts))
-    if hosts == 1 or load >= 1.0:
-        return equal
-    if params.get("cutoff_fit", "analytic") == "simulation":
-        return simulated_cutoff(dist, hosts, load, "opt", params)
-    rate = rate_at(dist, hosts, load)
     lo = dist.support[0] if dist.support[0] > 0 else float(dist.ppf(1e-12))
     hi = finite_upper(dist)
 
@@ -50,7 +36,7 @@ def rule(dist: Distribution, hosts: int, load: float,
             return math.inf
         return mean_excess_slowdown(dist, rate, tuple(np.exp(log_cutoffs)))
 
-    starts = [equal, sita_u_fair.rule(dist, hosts, load, params)]
+    starts = [equal, sita_u_fair.fair_cutoffs(dist, hosts, rate, equal)]
     if hosts == 2:
         grid = np.linspace(math.log(lo), math.log(hi), _GRID)
         scores = [objective(np.array([x])) for x in grid]
@@ -67,4 +53,5 @@ def rule(dist: Distribution, hosts: int, load: float,
     return equal if best is None else tuple(float(c) for c in np.exp(best.x))
 
 
+rule = cutoff_rule("opt", optimal_cutoffs)
 POLICY = sita_policy("sita_u_opt", rule, params=FitParams, check=check_fit)
