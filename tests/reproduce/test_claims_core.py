@@ -172,3 +172,21 @@ def test_a_claims_own_budget_raises_its_presets():
     assert paper.budget(preset, quick=False, claim=saturation) == 8
     assert paper.budget(preset, quick=False, claim=ratio) == paper.budget(preset, quick=False) == 1
     assert paper.budget(preset, quick=True, claim=saturation) == 0  # no rounds at quick precision
+
+
+def test_a_mean_of_one_run_takes_the_runs_own_batch_means_interval():
+    """One replication at a point: the interval is the family's ``<variable>_hw90`` there (a value
+    that straddles a printed bound is then undecided, not judged as exact); two or more: Student-t
+    over the replications."""
+    dims = ("load", "replication")
+    ds = xr.Dataset({"utilization": (dims, [[0.855, np.nan], [0.80, 0.82]]),
+                     "utilization_hw90": (dims, [[0.011, np.nan], [0.01, 0.01]])},
+                    coords={"load": [30.0, 20.0], "replication": [0, 1]})
+    measured = QUANTITIES["mean"]({"p": ds}, "p", "utilization")
+    assert measured.sel(load=30.0)["halfwidth"].item() == pytest.approx(0.011)
+    t = 6.313751514675041  # t_{1, 0.95}
+    spread = np.std([0.80, 0.82], ddof=1)
+    assert measured.sel(load=20.0)["halfwidth"].item() == pytest.approx(t * spread / 2**0.5)
+    claim = Claim("cv96", "c", "§4.3", "words", "mean", {"preset": "p", "variable": "utilization"},
+                  Expectation.parse({"between": [0.82, 0.85], "figures": 2}, "cv96"))
+    assert judge(claim, measured.sel(load=30.0)).verdict == "undecided"

@@ -28,8 +28,19 @@ def _selected(da: xr.DataArray, select: Mapping[str, Any] | None) -> xr.DataArra
 @quantity
 def mean(datasets: Mapping[str, xr.Dataset], preset: str, variable: str,
          select: Mapping[str, Any] | None = None) -> xr.DataArray:
-    """``variable``'s replication mean with its 90% Student-t interval, at ``select``."""
-    return _selected(confidence_interval(datasets[preset][variable]), select)
+    """``variable``'s replication mean with its 90% Student-t interval, at ``select``. Where a point
+    ran once, the interval is the 90% batch-means half-width its family reports beside the
+    variable (``<variable>_hw90``, docs/design.md §5), if it does: one run's value is never judged
+    as exact when the run measured its own spread."""
+    ds = datasets[preset]
+    estimate = confidence_interval(ds[variable])
+    own = f"{variable}_hw90"
+    if own in ds and "replication" in ds[own].dims:
+        ran = ds[variable].notnull()
+        once = ran.sum("replication") == 1
+        half = xr.where(once, ds[own].where(ran).max("replication"), estimate["halfwidth"])
+        estimate = with_interval(without_interval(estimate), half, 0.90)
+    return _selected(estimate, select)
 
 
 @quantity
