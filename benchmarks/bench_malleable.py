@@ -26,8 +26,8 @@ import numpy as np
 
 from sweep.families import load_families
 from sweep.families.malleable import _core
-from sweep.families.malleable.controls import processor_sharing_response
-from sweep.families.malleable.workload import MalleableJobs, make_jobs
+from sweep.families.malleable._controls import processor_sharing_response
+from sweep.families.malleable._workload import MalleableJobs, make_jobs
 
 TARGET = 2_000_000
 

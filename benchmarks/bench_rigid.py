@@ -50,7 +50,7 @@ import numpy as np  # noqa: E402
 
 import sweep  # noqa: E402
 from sweep.families import load_families  # noqa: E402
-from sweep.families.rigid.jobs import RigidJobs, prepare  # noqa: E402
+from sweep.families.rigid._jobs import RigidJobs, prepare  # noqa: E402
 from sweep.families.rigid.slack import HEURISTICS  # noqa: E402
 from sweep.workloads.swf import read_swf  # noqa: E402
 

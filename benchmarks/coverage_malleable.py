@@ -28,7 +28,7 @@ import numpy as np
 
 from sweep.families import Point, StopRule
 from sweep.families.dispatch._analytic import erlang_c
-from sweep.families.malleable.simulate import simulate
+from sweep.families.malleable._simulate import simulate
 
 
 def mmc_response(servers: int, load: float, mean_service: float) -> float:

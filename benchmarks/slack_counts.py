@@ -50,7 +50,7 @@ import numpy as np
 
 from sweep.families import load_families
 from sweep.families.rigid import _core, _slack
-from sweep.families.rigid.jobs import prepare
+from sweep.families.rigid._jobs import prepare
 from sweep.workloads.swf import read_swf
 
 KTH = Path(__file__).resolve().parents[1] / "data" / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"

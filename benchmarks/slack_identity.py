@@ -30,8 +30,8 @@ import numpy as np
 
 import sweep
 from sweep.families import load_families
-from sweep.families.rigid.jobs import prepare
-from sweep.families.rigid.simulate import schedule
+from sweep.families.rigid._jobs import prepare
+from sweep.families.rigid._simulate import schedule
 from sweep.workloads.swf import read_swf
 
 KTH = Path(__file__).resolve().parents[1] / "data" / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"

@@ -20,7 +20,7 @@ nothing of Hydra):
     :data:`sweep.workloads.config.KINDS` (the shared distributions) and of every
     family's ``Family.workloads``.
 ``schema/workload/speedup/<model>``
-    ``model`` and the options of :data:`sweep.families.malleable.workload.SPEEDUP_MODELS`.
+    ``model`` and the options of :data:`sweep.families.malleable._workload.SPEEDUP_MODELS`.
 ``schema/system/<name>``
     the kinds of machine the families declare (``Family.systems``).
 ``schema/design/<name>``
@@ -250,7 +250,7 @@ def _workload_schemas() -> list[Schema]:
 
 
 def _speedup_schemas() -> list[Schema]:
-    from sweep.families.malleable.workload import SPEEDUP_MODELS
+    from sweep.families.malleable._workload import SPEEDUP_MODELS
 
     return [make_schema("schema/workload/speedup", model, cls, section="workload.speedup",
                         owner=f"speedup model {model!r}", lead=[("model", str, model)], unset=True)
@@ -290,7 +290,7 @@ def register() -> tuple[Schema, ...]:
 
 def speedup_models_with(key: str) -> list[str]:
     """The speedup models that have option ``key``."""
-    from sweep.families.malleable.workload import SPEEDUP_MODELS
+    from sweep.families.malleable._workload import SPEEDUP_MODELS
 
     return [model for model, cls in SPEEDUP_MODELS.items()
             if key in {f.name for f in dataclasses.fields(cls)}]

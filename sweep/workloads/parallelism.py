@@ -27,7 +27,7 @@ class BoundedGeometric(Distribution):
     ``N = 2^k`` with ``k ~ Geometric(p)`` on ``k = 0, 1, …``, and ``N = n_star``
     when ``2^k > n_max`` (the geometric tail folded onto ``n_star``). The paper
     prints only the shape and the means; the parameters of its Distributions
-    1–4 are fitted to Figure 4 (:data:`sweep.families.malleable.workload.PARALLELISM`).
+    1–4 are fitted to Figure 4 (:data:`sweep.families.malleable._workload.PARALLELISM`).
     ``E[N^k] = Σ_n pmf(n) n^k`` over the powers of two up to ``n_max``.
     """
 

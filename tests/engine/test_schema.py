@@ -21,9 +21,9 @@ from sweep.engine import schema
 from sweep.engine.config import ConfigError, compose, conf_dir, group_options, load_option, plain
 from sweep.engine.grid import expand
 from sweep.families import all_policies, load_families
-from sweep.families.malleable import workload as malleable_workload
+from sweep.families.malleable import _workload as malleable_workload
+from sweep.families.rigid._jobs import prepare
 from sweep.families.rigid._options import SwfWorkload
-from sweep.families.rigid.jobs import prepare
 from sweep.workloads.config import KINDS
 from sweep.workloads.named import C90_PARAMETERS, J90_PARAMETERS
 

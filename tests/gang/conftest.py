@@ -11,7 +11,7 @@ from sweep.families import load_families
 from sweep.families.gang import _core
 
 FAMILY = load_families()["gang"]
-SIM = importlib.import_module("sweep.families.gang.simulate")
+SIM = importlib.import_module("sweep.families.gang._simulate")
 
 
 def machine(processors: int, ticks: int, slices: int, trace: bool = True) -> Any:

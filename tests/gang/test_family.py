@@ -7,7 +7,7 @@ import pytest
 
 import sweep
 from sweep.families import Point, StopRule, load_families
-from sweep.families.gang.workload import CTC_RANGES, fit_ranges
+from sweep.families.gang._workload import CTC_RANGES, fit_ranges
 from sweep.workloads.swf import read_swf
 from tests.gang.conftest import SIM
 

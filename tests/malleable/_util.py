@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sweep.families import load_families
 from sweep.families.malleable._core import Outcome, Stop
-from sweep.families.malleable.workload import MalleableJobs
+from sweep.families.malleable._workload import MalleableJobs
 
 POLICIES = load_families()["malleable"].policies
 #: (policy, options): every registered policy with each of its examples (``Policy.examples``)

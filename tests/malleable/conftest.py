@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sweep.families.malleable.workload import MalleableJobs
+from sweep.families.malleable._workload import MalleableJobs
 from sweep.workloads.speedup import pws
 
 from ._util import EXAMPLES, IDS

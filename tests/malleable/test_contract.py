@@ -11,7 +11,7 @@ import pytest
 from naive import malleable as naive
 
 from sweep.families import Point, StopRule, load_families
-from sweep.families.malleable.workload import make_jobs
+from sweep.families.malleable._workload import make_jobs
 
 from ._util import POLICIES, run
 

@@ -8,8 +8,8 @@ import pytest
 
 from sweep.engine.config import load_option
 from sweep.families import Point, StopRule
-from sweep.families.malleable.controls import control_means, processor_sharing_response
-from sweep.families.malleable.simulate import simulate, validate
+from sweep.families.malleable._controls import control_means, processor_sharing_response
+from sweep.families.malleable._simulate import simulate, validate
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 PS = {"name": "ps", "kind": "malleable", "parallelism": 128, "demand_mean": 1000.0, "demand_scv": 100.0,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sweep.families import Point, StopRule
-from sweep.families.malleable.simulate import simulate
+from sweep.families.malleable._simulate import simulate
 
 from ._util import run
 

@@ -6,7 +6,7 @@ Every trace runs on linear speedup (``T(x) = W/x``) unless said otherwise; times
 import numpy as np
 import pytest
 
-from sweep.families.malleable.workload import make_jobs
+from sweep.families.malleable._workload import make_jobs
 from sweep.workloads.speedup import average_parallelism
 
 from ._util import run

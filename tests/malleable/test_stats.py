@@ -8,8 +8,8 @@ import pytest
 from scipy import stats
 
 from sweep.families import Point, StopRule, load_families
-from sweep.families.malleable.simulate import BATCHES, simulate, stop_rule
-from sweep.families.malleable.workload import make_jobs
+from sweep.families.malleable._simulate import BATCHES, simulate, stop_rule
+from sweep.families.malleable._workload import make_jobs
 from sweep.stats import ci_halfwidth, compiled, controlled_mean, trend_pvalue
 
 POLICIES = load_families()["malleable"].policies

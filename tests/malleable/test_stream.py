@@ -8,9 +8,9 @@ import pytest
 
 from sweep.families import Point, StopRule
 from sweep.families.malleable import _core
-from sweep.families.malleable.controls import ControlledStream, processor_sharing_response
-from sweep.families.malleable.simulate import simulate
-from sweep.families.malleable.workload import MalleableStream, make_jobs
+from sweep.families.malleable._controls import ControlledStream, processor_sharing_response
+from sweep.families.malleable._simulate import simulate
+from sweep.families.malleable._workload import MalleableStream, make_jobs
 
 from ._util import run
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sweep.families.malleable.workload import PARALLELISM, make_jobs, validate_workload
+from sweep.families.malleable._workload import PARALLELISM, make_jobs, validate_workload
 from sweep.workloads.speedup import Eq5
 
 BASE = {"name": "t", "kind": "malleable", "parallelism": "dist1", "demand_mean": 1000.0,

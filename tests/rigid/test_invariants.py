@@ -21,8 +21,8 @@ import pytest
 from sweep.families import NoParams, load_families
 from sweep.families.rigid import conservative
 from sweep.families.rigid._core import columns
-from sweep.families.rigid.jobs import prepare
-from sweep.families.rigid.simulate import schedule
+from sweep.families.rigid._jobs import prepare
+from sweep.families.rigid._simulate import schedule
 
 POLICIES = load_families()["rigid"].policies
 PROCESSORS = (128, 100)

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import pytest
 
-from sweep.families.rigid.jobs import offered_load, prepare
+from sweep.families.rigid._jobs import offered_load, prepare
 
 
 def _trace(**columns):

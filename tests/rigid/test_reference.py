@@ -16,7 +16,7 @@ from naive import rigid as naive
 
 from sweep.families import load_families
 from sweep.families.rigid._core import submit_order
-from sweep.families.rigid.jobs import prepare
+from sweep.families.rigid._jobs import prepare
 
 POLICIES = load_families()["rigid"].policies
 REFERENCED = [(name, example) for name, policy in POLICIES.items() if policy.hooks.reference

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sweep.families import load_families
-from sweep.families.rigid.jobs import prepare
+from sweep.families.rigid._jobs import prepare
 from sweep.families.rigid.slack import SlackParams
 
 POLICIES = load_families()["rigid"].policies

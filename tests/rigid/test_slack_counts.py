@@ -12,7 +12,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from sweep.families.rigid.jobs import prepare
+from sweep.families.rigid._jobs import prepare
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "slack_counts.py"
 

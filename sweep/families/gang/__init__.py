@@ -7,8 +7,8 @@ is rebuilt at period boundaries after a workload change; tasks compute,
 block on I/O or wait at barriers according to their job's class. One loop
 (``_core``), one file per policy: ``gang`` and ``concurrent_gang`` (the
 policy ``gang`` shares the family's name: policies and families are
-separate registries). Jobs: :mod:`~sweep.families.gang.workload`; the grid
-point wrapper: :mod:`~sweep.families.gang.simulate`.
+separate registries). Jobs: :mod:`~sweep.families.gang._workload`; the grid
+point wrapper: :mod:`~sweep.families.gang._simulate`.
 
 ``load`` scales the arrival rate of the reconstructed Jann et al. (1997)
 workload so that its offered load (computation only) is ``load``; it is not
@@ -18,7 +18,7 @@ listed in ``docs/ipg00-gang.md``.
 
 from sweep.families import Family
 from sweep.families.gang._policy import GangHooks
-from sweep.families.gang.simulate import (
+from sweep.families.gang._simulate import (
     VARIABLES,
     GangMachine,
     pe_labels,
@@ -28,7 +28,7 @@ from sweep.families.gang.simulate import (
     time_labels,
     validate,
 )
-from sweep.families.gang.workload import WORKLOADS, load_applied
+from sweep.families.gang._workload import WORKLOADS, load_applied
 
 FAMILY = Family(
     name="gang",

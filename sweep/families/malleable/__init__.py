@@ -2,18 +2,18 @@
 
 Chiang & Vernon (1996, CV96): EQS, EQS-PWS, EQS-AVG (each with optional
 periodic repartitioning and repartitioning overhead, §4.3), FB-PWS and FB-ASP
-on synthetic job streams (:mod:`~sweep.families.malleable.workload`, speedup
+on synthetic job streams (:mod:`~sweep.families.malleable._workload`, speedup
 models in :mod:`sweep.workloads.speedup`). Every policy runs one event loop
 (``_core``) with its *configure* and *allocate* hooks
 (:class:`~sweep.families.malleable._policy.MalleableHooks`; equipartition in
 ``_equipartition``, FB time slices in ``_slices``), one file per policy; the
-grid-point wrapper: :mod:`~sweep.families.malleable.simulate`.
+grid-point wrapper: :mod:`~sweep.families.malleable._simulate`.
 """
 
 from sweep.families import Family, Processors
 from sweep.families.malleable._policy import MalleableHooks
-from sweep.families.malleable.simulate import VARIABLES, simulate, validate
-from sweep.families.malleable.workload import MalleableWorkload
+from sweep.families.malleable._simulate import VARIABLES, simulate, validate
+from sweep.families.malleable._workload import MalleableWorkload
 
 FAMILY = Family(
     name="malleable",

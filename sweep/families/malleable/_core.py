@@ -77,7 +77,7 @@ from numba import njit
 from scipy import stats
 
 from sweep.families._numba import record
-from sweep.families.malleable.workload import MalleableJobs
+from sweep.families.malleable._workload import MalleableJobs
 from sweep.stats import compiled
 
 #: :func:`next_event`'s answers besides an arriving job's index

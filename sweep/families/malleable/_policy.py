@@ -24,7 +24,7 @@ import numpy as np
 from sweep.families import Policy
 from sweep.families._params import NoParams, param
 from sweep.families.malleable import _core
-from sweep.families.malleable.workload import MalleableJobs
+from sweep.families.malleable._workload import MalleableJobs
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import numpy as np
 
 from sweep.families.malleable import _equipartition
 from sweep.families.malleable._policy import Shares, malleable_policy
-from sweep.families.malleable.workload import MalleableJobs
+from sweep.families.malleable._workload import MalleableJobs
 from sweep.workloads.speedup import average_parallelism
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from sweep.families.malleable import _equipartition
 from sweep.families.malleable._policy import Shares, malleable_policy
-from sweep.families.malleable.workload import MalleableJobs
+from sweep.families.malleable._workload import MalleableJobs
 
 
 def working_set(jobs: MalleableJobs, processors: int) -> np.ndarray:

@@ -3,10 +3,10 @@
 Talby & Feitelson 1999 (TF99): FCFS, EASY and conservative backfilling and
 slack-based priority backfilling replayed on SWF traces such as KTH SP2; and
 EASY with the queue in other orders (shortest requested time, largest
-expansion factor, WFP). Jobs: :mod:`~sweep.families.rigid.jobs`; the one
+expansion factor, WFP). Jobs: :mod:`~sweep.families.rigid._jobs`; the one
 event loop: ``_core``; the shared passes: ``_passes`` and ``_slack``; the
 policy contract: ``_policy``; one file per policy; the grid-point wrapper:
-:mod:`~sweep.families.rigid.simulate`.
+:mod:`~sweep.families.rigid._simulate`.
 
 Its policies are the ``Policy`` objects of its modules (:mod:`sweep.families`).
 """
@@ -14,7 +14,7 @@ Its policies are the ``Policy`` objects of its modules (:mod:`sweep.families`).
 from sweep.families import Family, Processors
 from sweep.families.rigid._options import SwfWorkload
 from sweep.families.rigid._policy import RigidHooks
-from sweep.families.rigid.simulate import VARIABLES, load_applied, month_labels, simulate, validate
+from sweep.families.rigid._simulate import VARIABLES, load_applied, month_labels, simulate, validate
 
 FAMILY = Family(
     name="rigid",

@@ -70,7 +70,7 @@ COUNTS = np.dtype([("next", np.int64), ("waiting", np.int64), ("running", np.int
 
 
 class Columns(NamedTuple):
-    """The jobs of one simulated part, in submit order (:mod:`~sweep.families.rigid.jobs`)."""
+    """The jobs of one simulated part, in submit order (:mod:`~sweep.families.rigid._jobs`)."""
 
     submit: np.ndarray
     run: np.ndarray

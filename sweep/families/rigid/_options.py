@@ -9,7 +9,7 @@ from dataclasses import dataclass
 class SwfWorkload:
     """``kind: swf``: a Standard Workload Format trace replayed on a rigid machine.
 
-    The keyword arguments of :func:`sweep.families.rigid.jobs.prepare` (its
+    The keyword arguments of :func:`sweep.families.rigid._jobs.prepare` (its
     docstring says what each does), with its defaults, less the machine and the
     load, which come from ``system`` and ``load``; ``rescale_load`` says whether
     to pass ``load`` (Talby & Feitelson 1999 replay the log as is).

@@ -25,7 +25,7 @@ A policy whose schedule the tests' slow reference reproduces says so with
 ordering its queue with the hook's pure-Python source (``order.py_func``),
 and compare every start time.
 
-All job columns are in submit order (:mod:`sweep.families.rigid.jobs`);
+All job columns are in submit order (:mod:`sweep.families.rigid._jobs`);
 ``run`` only says when a job actually ends, every decision uses ``requested``,
 the user's estimate: the scheduler does not know actual run times.
 """

@@ -94,7 +94,7 @@ Other resolved ambiguities (documented departures and readings):
   (1840.7 against 1827.7 s); with ``completion=remove`` it made high-priority
   jobs wait longer than the others (1774.7 against 1716.1 s).
 - Quota (§2.2): PP = −∞ (``priority = -inf``, see ``workload.quota_every``
-  in :mod:`~sweep.families.rigid.jobs`) gives p = −∞ and s0 = ∞. Such a job
+  in :mod:`~sweep.families.rigid._jobs`) gives p = −∞ and s0 = ∞. Such a job
   costs nothing to move, and when it is inserted no candidate may delay
   another job ("will only run when it's not disturbing any other job").
 

@@ -20,7 +20,7 @@ has these options:
   ``beta``); ``eq5`` (``phi_prime``, ``beta_prime``, ``alpha``, ``beta``; ``beta_prime:
   max`` sets ``β' = (1 − φ')/N_j²``, Figure 6); ``eq8`` (``delta``: a number, or a
   distribution, eq. 12 / Figures 7, 9); ``eq13`` (``c1``, ``c2``: §4.3's eqs. 13–14).
-  Random overheads: :mod:`~sweep.families.malleable.overheads`.
+  Random overheads: :mod:`~sweep.families.malleable._overheads`.
 - ``arrival_cv`` (default 1): interarrival CV; above 1 a two-stage
   hyperexponential (Figure 10b: 3). ``load_unit`` (default ``rho``): the load
   axis is ``ρ = λW̄/P`` (§4.1), or ``jobs_per_hour`` (Figures 10–11).
@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from sweep.families.malleable.overheads import draw_delta, draw_eq13, validate_delta
+from sweep.families.malleable._overheads import draw_delta, draw_eq13, validate_delta
 from sweep.workloads.distributions import Hyperexp2
 from sweep.workloads.parallelism import BoundedGeometric
 from sweep.workloads.speedup import Eq2, Eq5, Eq8, Linear, Speedup, beta_prime_at_max
@@ -202,7 +202,7 @@ def _beta_at_max(cfg: Mapping[str, Any]) -> bool:
 
 @dataclass(frozen=True)
 class MalleableWorkload:
-    """``kind: malleable``: the options :func:`sweep.families.malleable.workload.validate_workload` reads.
+    """``kind: malleable``: the options :func:`sweep.families.malleable._workload.validate_workload` reads.
 
     Synthetic malleable jobs of Chiang & Vernon 1996 §3.2: ``parallelism`` (an
     integer, ``dist1`` … ``dist4`` or ``max_speedup``), the demand's mean, squared
@@ -319,7 +319,7 @@ class MalleableStream(BlockStream):
     Each of :data:`QUANTITIES` comes from its own child of ``rng`` (``rng.spawn``):
     interarrival times, parallelism, the unit-mean hyperexponential demand
     factors, and the per-job overheads (δ, or φ' then β',
-    :mod:`~sweep.families.malleable.overheads`). Drawn in fixed blocks of
+    :mod:`~sweep.families.malleable._overheads`). Drawn in fixed blocks of
     ``DRAW_BLOCK`` jobs (:class:`sweep.workloads.stream.BlockStream`), so job
     ``j`` is the same whatever the chunk size, the run length or the policy
     (common random numbers, docs/design.md §4).

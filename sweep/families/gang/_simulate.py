@@ -6,7 +6,7 @@ which tasks block and resume), ``times`` (the report times, seconds, whole
 numbers of slices: the ``time`` dimension; the run ends at the last),
 ``trace_slices`` (slices of the trace diagram to keep, 0: none) and
 ``trace_start`` (the time of the first of them, seconds).
-``point.workload``: :mod:`sweep.families.gang.workload` (jobs) and the task
+``point.workload``: :mod:`sweep.families.gang._workload` (jobs) and the task
 behaviour ``io_burst``, ``io_wait``, ``sync_phase`` (seconds) and
 ``sync_imbalance`` (``_core``). ``point.load`` scales the arrival rate of the
 Jann et al. workload to that offered load; a trace's arrivals are replayed and
@@ -40,7 +40,7 @@ import numpy as np
 from sweep.families import Point, Result, Variable, check_params, load_families, param
 from sweep.families.gang import _core
 from sweep.families.gang._policy import CLASSIFIERS, PACKINGS
-from sweep.families.gang.workload import GangJobs, check_workload, jann_jobs, swf_jobs
+from sweep.families.gang._workload import GangJobs, check_workload, jann_jobs, swf_jobs
 
 #: Rows of the pool from which task bursts, waits and phases are read (a power of two; 64 KB,
 #: so that its random reads stay in cache).

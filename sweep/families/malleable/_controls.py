@@ -10,7 +10,7 @@ happened to arrive; a control that sees the same huge jobs removes that luck.
 
 ``demand``
     The job's service demand ``W``; mean ``E[W]``
-    (:func:`~sweep.families.malleable.workload.expected_work`). It explains the
+    (:func:`~sweep.families.malleable._workload.expected_work`). It explains the
     response of the job itself, which grows with its demand.
 ``processor_sharing``
     The response time the job would have in an M/G/1 processor-sharing queue
@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from sweep.families.malleable.workload import MalleableJobs, MalleableStream, arrival_rate, expected_work
+from sweep.families.malleable._workload import MalleableJobs, MalleableStream, arrival_rate, expected_work
 
 CONTROLS = ("demand", "processor_sharing")
 

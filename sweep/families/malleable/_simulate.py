@@ -1,7 +1,7 @@
 """From a grid point to a malleable-family Result (CV96 §4).
 
 ``point.workload`` is a ``kind: malleable`` workload
-(:mod:`~sweep.families.malleable.workload`), ``point.load`` its offered load
+(:mod:`~sweep.families.malleable._workload`), ``point.load`` its offered load
 (``ρ = λW̄/P``, or jobs per hour with ``workload.load_unit: jobs_per_hour``),
 ``point.policy`` a registered policy with its options, ``point.system.processors``
 ``P`` (128 in every experiment of CV96, ``conf/system/mpp128.yaml``), and
@@ -11,7 +11,7 @@
   mean response time is within ``± ci_target`` of it (CV96 §4 used ±5%);
 - ``max_jobs``: with ``ci_target``, the most departures measured before giving up;
 - ``control_variate``: ``demand``, ``processor_sharing`` or both
-  (:mod:`~sweep.families.malleable.controls`): ``mean_response`` and
+  (:mod:`~sweep.families.malleable._controls`): ``mean_response`` and
   ``mean_response_hw90`` are the control-variate estimate and interval, the batch
   means of the departed jobs' controls being regressed out
   (:func:`sweep.stats.controlled_mean`), and the stopping rule uses them;
@@ -37,7 +37,7 @@ Without ``ci_target`` the run is exactly ``BATCHES + 1`` batches after the
 warm-up (``stop.jobs`` measured). ``cap = min(stop.max_in_system,
 MAX_IN_SYSTEM)`` jobs present at once also stop a point and mark it
 ``saturated`` (the kernels cost O(jobs in system) per event). Jobs are drawn
-as the run needs them (:class:`~sweep.families.malleable.workload.MalleableStream`,
+as the run needs them (:class:`~sweep.families.malleable._workload.MalleableStream`,
 in chunks of ``CHUNK_JOBS``), so a point that stops early, saturated or within
 its interval, draws no more than it simulated.
 
@@ -60,8 +60,8 @@ import numpy as np
 
 from sweep.families import Point, Result, StopRule, Variable, load_families
 from sweep.families.malleable import _core
-from sweep.families.malleable.controls import ControlledStream, control_means
-from sweep.families.malleable.workload import MalleableJobs, MalleableStream, validate_workload
+from sweep.families.malleable._controls import ControlledStream, control_means
+from sweep.families.malleable._workload import MalleableJobs, MalleableStream, validate_workload
 from sweep.stats import ci_halfwidth, controlled_mean
 
 MAX_IN_SYSTEM = 10_000

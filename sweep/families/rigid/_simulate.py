@@ -5,7 +5,7 @@
 repository root), ``split`` (``none`` | ``month``), ``overrun`` (``kill`` |
 ``extend``), ``priority_every``, ``priority_gap``, ``quota_every``,
 ``rescale_load``, ``submit_jitter`` — see
-:mod:`sweep.families.rigid.jobs`. ``point.system.processors`` is the machine
+:mod:`sweep.families.rigid._jobs`. ``point.system.processors`` is the machine
 size (128 as in the paper). ``point.policy`` names a registered policy and
 carries its parameters.
 
@@ -14,7 +14,7 @@ times (``workload.submit_jitter > 0``), the same draw for every policy of a
 replication. ``point.load`` is used
 only with ``workload.rescale_load: true`` (``conf/workload/kth_scaled.yaml``):
 each part's inter-arrival times are scaled to that offered load
-(:func:`~sweep.families.rigid.jobs.prepare`); otherwise the trace's own
+(:func:`~sweep.families.rigid._jobs.prepare`); otherwise the trace's own
 arrivals are replayed. Each part (the whole
 trace, or each calendar month) is simulated from an empty machine.
 
@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from sweep.families import Point, Result, Variable, load_families
-from sweep.families.rigid.jobs import RigidJobs, offered_load, prepare
+from sweep.families.rigid._jobs import RigidJobs, offered_load, prepare
 from sweep.workloads.named import resolve_trace_path
 from sweep.workloads.swf import SWFError, SWFFileNotFoundError, read_swf
 
