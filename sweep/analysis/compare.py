@@ -18,50 +18,14 @@ from collections.abc import Sequence
 
 import numpy as np
 import xarray as xr
-from scipy import stats
+
+from sweep.stats.intervals import confidence_interval, t_quantiles, with_interval, without_interval
+
+__all__ = ["JOB_QUANTITIES", "confidence_interval", "job_quantity", "ratio", "size_class_means",
+           "with_interval", "without_interval"]
 
 #: Summary the per-job quantities :func:`size_class_means` can average.
 JOB_QUANTITIES = ("slowdown", "response", "wait")
-
-
-def _t_quantile(level: float, n: int) -> float:
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level}")
-    return float(stats.t.ppf(0.5 + level / 2.0, n - 1)) if n >= 2 else np.nan
-
-
-def with_interval(estimate: xr.DataArray, halfwidth: xr.DataArray, level: float) -> xr.DataArray:
-    """``estimate`` with coordinates ``low``, ``high``, ``halfwidth`` and attribute ``level``."""
-    halfwidth = halfwidth.broadcast_like(estimate)
-    out = estimate.assign_coords(low=estimate - halfwidth, high=estimate + halfwidth,
-                                 halfwidth=halfwidth)
-    out.attrs = {**estimate.attrs, "level": level}
-    return out
-
-
-def without_interval(da: xr.DataArray) -> xr.DataArray:
-    """``da`` without interval coordinates (so arithmetic does not carry stale ones)."""
-    return da.drop_vars([c for c in ("low", "high", "halfwidth") if c in da.coords])
-
-
-def confidence_interval(da: xr.DataArray, dim: str = "replication", level: float = 0.90) -> xr.DataArray:
-    """Mean over ``dim`` with its Student-t ``level`` confidence interval.
-
-    ``mean ± t_{n-1,(1+level)/2} · s / sqrt(n)`` over the ``n`` non-NaN values
-    along ``dim`` (independent replications, docs/design.md §6). NaN half-width when
-    fewer than two values; zero for a deterministic model (``model=analytic``).
-    """
-    if dim not in da.dims:
-        raise ValueError(f"{da.name or 'the array'} has no dimension {dim!r}; dims: {da.dims}")
-    da = without_interval(da).astype(np.float64)
-    n = da.notnull().sum(dim)
-    mean = da.mean(dim)
-    sd = da.std(dim, ddof=1) if da.sizes[dim] > 1 else xr.full_like(mean, np.nan)
-    _t_quantile(level, 2)  # checks the level
-    t = xr.apply_ufunc(stats.t.ppf, 0.5 + level / 2.0, (n - 1).clip(min=1))
-    half = xr.where(n >= 2, t * sd / np.sqrt(n.clip(min=1)), np.nan)
-    mean.attrs = dict(da.attrs)
-    return with_interval(mean, half, level)
 
 
 def ratio(ds: xr.Dataset | xr.DataArray, baseline: str, dim: str = "policy", var: str = "mean_slowdown",
@@ -101,9 +65,7 @@ def ratio(ds: xr.Dataset | xr.DataArray, baseline: str, dim: str = "policy", var
         residual = da - estimate * base
         several = da.sizes[replication] > 1
         sd = residual.std(replication, ddof=1) if several else xr.full_like(estimate, np.nan)
-        _t_quantile(level, 2)  # checks the level
-        t = xr.apply_ufunc(stats.t.ppf, 0.5 + level / 2.0, (n - 1).clip(min=1))
-        half = xr.where(n >= 2, t * sd / np.sqrt(n.clip(min=1)), np.nan) / np.abs(y_mean)
+        half = xr.where(n >= 2, t_quantiles(n, level) * sd / np.sqrt(n.clip(min=1)), np.nan) / np.abs(y_mean)
         out = with_interval(estimate, half, level)
     out.name = f"{da.name}_ratio"
     out.attrs.update(units="1", long_name=f"{da.attrs.get('long_name', da.name)}, over {baseline}'s",

@@ -83,7 +83,7 @@ def summary_line(dataset: xr.Dataset, grid: Grid, replications: int, computed: i
 
 def point_table(dataset: xr.Dataset) -> str:
     """The scalar variables of a one-point Dataset: mean ± 90% half-width over replications, units."""
-    from sweep.analysis.compare import confidence_interval
+    from sweep.stats.intervals import confidence_interval
 
     rows = []
     for name, variable in dataset.data_vars.items():
