@@ -100,20 +100,23 @@ def printed_range(low: float, high: float, figures: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Expectation:
-    """The paper's number as an interval ``[low, high]`` of acceptable values, as it was printed."""
+    """The paper's number as an interval ``[low, high]`` of acceptable values, as it was printed; or,
+    from ``values``, one such interval per value the quantity returns, in its order."""
 
-    low: float
-    high: float
+    low: float | tuple[float, ...]
+    high: float | tuple[float, ...]
     printed: str
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any], where: str) -> Expectation:
-        """From ``{value: v}``, ``{between: [a, b]}``, ``{at_least: a}``, ``{at_most: b}`` or
-        ``{similar: true}`` (a ratio whose value and inverse both round to 1), each with an
-        optional ``figures`` (read the printed numbers to that many significant figures: "at least
-        4" at one figure is ≥ 3.5) or ``tolerance`` (relative, for ``value``)."""
-        kinds = [k for k in ("value", "between", "at_least", "at_most", "similar", "above", "below")
-                 if k in spec]
+        """From ``{value: v}``, ``{values: [v1, v2, ...]}`` (one printed number per value of the
+        quantity, in its order: a column of a table), ``{between: [a, b]}``, ``{at_least: a}``,
+        ``{at_most: b}`` or ``{similar: true}`` (a ratio whose value and inverse both round to 1),
+        each with an optional ``figures`` (read the printed numbers to that many significant
+        figures: "at least 4" at one figure is ≥ 3.5; with ``values``, one per value) or
+        ``tolerance`` (relative, for ``value``)."""
+        kinds = [k for k in ("value", "values", "between", "at_least", "at_most", "similar", "above",
+                             "below") if k in spec]
         unknown = set(spec) - {*kinds, "figures", "tolerance", "reason"}
         if unknown:
             raise ValueError(f"{where}: unknown keys {sorted(unknown)} in {dict(spec)}")
@@ -121,8 +124,12 @@ class Expectation:
             raise ValueError(f"{where}: expect needs exactly one of value, between, at_least, at_most, "
                              f"similar, above, below; got {dict(spec)}")
         kind, figures = kinds[0], spec.get("figures")
+        if kind == "values":
+            return cls._column([float(v) for v in spec["values"]], figures, where)
         if kind == "similar":
             return cls(0.95, 1 / 0.95, "similar (a ratio rounding to 1)")
+        if not isinstance(figures, int | None):
+            raise ValueError(f"{where}: figures is one number except with values, got {figures!r}")
         if kind in ("at_least", "above"):
             bound = float(spec[kind])
             low = printed_range(bound, bound, int(figures))[0] if figures else bound
@@ -141,14 +148,34 @@ class Expectation:
         return cls(float(low) * (1 - tolerance), float(high) * (1 + tolerance),
                    printed + (f" ± {tolerance:.0%}" if tolerance else ""))
 
+    @classmethod
+    def _column(cls, values: list[float], figures: Any, where: str) -> Expectation:
+        """Per value its printed range: ``figures`` one number for all, a list one per value."""
+        digits = figures if isinstance(figures, list) else [figures] * len(values)
+        if len(digits) != len(values):
+            raise ValueError(f"{where}: {len(values)} values but {len(digits)} figures")
+        ranges = [printed_range(v, v, int(f)) if f else (v, v) for v, f in zip(values, digits, strict=True)]
+        return cls(tuple(r[0] for r in ranges), tuple(r[1] for r in ranges),
+                   ", ".join(f"{v:g}" for v in values))
+
+    def bounds(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """``low`` and ``high`` for ``size`` values (a column's must have exactly that many)."""
+        low, high = np.asarray(self.low, dtype=np.float64), np.asarray(self.high, dtype=np.float64)
+        if low.ndim and low.size != size:
+            raise ValueError(f"the paper prints {low.size} values ({self.printed}), "
+                             f"the quantity gives {size}")
+        return low, high
+
     def contains(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         """Whether each interval ``[low, high]`` lies wholly inside ``[self.low, self.high]`` (closed:
         a value printed without a tolerance contains that value exactly, and no wider interval)."""
-        return (low >= self.low) & (high <= self.high)
+        least, most = self.bounds(np.size(low))
+        return (low >= least) & (high <= most)
 
     def excludes(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         """Whether each interval ``[low, high]`` lies wholly outside ``[self.low, self.high]``."""
-        return (high < self.low) | (low > self.high)
+        least, most = self.bounds(np.size(low))
+        return (high < least) | (low > most)
 
 
 @dataclass(frozen=True)

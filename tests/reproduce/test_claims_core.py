@@ -190,3 +190,24 @@ def test_a_mean_of_one_run_takes_the_runs_own_batch_means_interval():
     claim = Claim("cv96", "c", "§4.3", "words", "mean", {"preset": "p", "variable": "utilization"},
                   Expectation.parse({"between": [0.82, 0.85], "figures": 2}, "cv96"))
     assert judge(claim, measured.sel(load=30.0)).verdict == "undecided"
+
+
+def test_a_printed_column_is_judged_value_by_value_at_its_own_precision():
+    """``values``: Table 6's Concurrent Gang idle 10, 6, 4, 3% read to whole percents (figures 2, 1,
+    1, 1): 0.058 [0.056, 0.060] is inside 6% (0.055–0.065); one value off makes the column
+    contradicted; a quantity with another number of values is an error, not a verdict."""
+    def _column(values: np.ndarray) -> xr.DataArray:
+        da = xr.DataArray(values, dims="time", coords={"time": [5000, 10000, 20000, 30000][:len(values)]})
+        return da.assign_coords(low=da - 0.002, high=da + 0.002)
+
+    expect = Expectation.parse({"values": [0.10, 0.06, 0.04, 0.03], "figures": [2, 1, 1, 1]}, "test")
+    claim = Claim("ipg00", "c", "§2.3", "words", "mean", {}, expect)
+    inside = np.array([0.101, 0.058, 0.041, 0.031])
+    assert judge(claim, _column(inside)).verdict == "reproduced"
+    off = inside.copy()
+    off[1] = 0.09
+    assert judge(claim, _column(off)).verdict == "contradicted"
+    with pytest.raises(ValueError, match="prints 4 values"):
+        judge(claim, _column(inside[:3]))
+    with pytest.raises(ValueError, match="3 values but 2 figures"):
+        Expectation.parse({"values": [1, 2, 3], "figures": [1, 1]}, "test")
