@@ -52,10 +52,10 @@ def _overrides(calibration, preset: str, data: Path, args: argparse.Namespace) -
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    from sweep.engine.config import ConfigError, compose
+    from sweep.engine.config import compose
     from sweep.engine.runner import prepare, resolved_yaml, run_many
     from sweep.reproduce.claims import load_paper, papers
-    from sweep.reproduce.cli import _reusable
+    from sweep.reproduce.cli import _reusable, guarded
 
     if args.paper != ALL and args.paper not in papers():
         print(f"sweep-calibrate: --paper {args.paper!r} is not a paper; choose one of "
@@ -70,8 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = args.out.absolute() / "data"
     data.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    datasets, pending, seconds = {}, [], {}
-    try:
+    datasets, seconds = {}, {}
+
+    def design_runs() -> None:
+        pending = []
         for calibration in blocks:
             for preset in calibration.presets:
                 overrides = _overrides(calibration, preset, data, args)
@@ -85,12 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for finished in run_many(pending) if pending else ():
             datasets[finished.label] = finished.dataset
             seconds[finished.label] = finished.compute_seconds
-    except ConfigError as error:
-        print(f"sweep-calibrate: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("sweep-calibrate: interrupted; run the same command again to resume", file=sys.stderr)
-        return 130
+
+    failed = guarded("sweep-calibrate", design_runs)
+    if failed is not None:
+        return failed
     for calibration in blocks:
         paper = next(p for p in chosen if p.key == calibration.paper)
         design = {preset: datasets[f"{preset}@{calibration.name}"] for preset in calibration.presets}

@@ -39,7 +39,7 @@ import resource
 import shlex
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -164,21 +164,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     data.mkdir(parents=True, exist_ok=True)
     figures.mkdir(parents=True, exist_ok=True)
-    try:
+    def rounds() -> None:
         runner.run()
         while extra := _next_round(chosen, runner, args.quick):
             runner.compose(extra, presets)
             runner.run()
-    except ConfigError as error:
-        print(f"sweep-reproduce: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("sweep-reproduce: interrupted; run the same command again to resume", file=sys.stderr)
-        return 130
-    except Exception as error:  # noqa: BLE001 - a failed run is reported, then exit 1
-        print(f"sweep-reproduce: a run failed: {type(error).__name__}: {error}", file=sys.stderr)
-        runner.save()
-        return 1
+
+    failed = guarded("sweep-reproduce", rounds, on_failure=runner.save)
+    if failed is not None:
+        return failed
     if runner.computed:
         runner.runs[RUN_KEY] = [*_invocations(runner.runs),
                                 {"wall_seconds": time.perf_counter() - started, "memory": _memory_text(),
@@ -202,6 +196,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"sweep-reproduce: --check: {line}", file=sys.stderr)
         failed = failed or bool(differing)
     return 1 if failed else 0
+
+
+def guarded(prog: str, work: Callable[[], None], on_failure: Callable[[], None] = lambda: None) -> int | None:
+    """Run ``work`` (the runs of a command); None when it completed, else the exit status after one
+    line on stderr: 2 for bad input found while composing (``ConfigError``), 130 when interrupted
+    (a rerun resumes), 1 when a run failed (after ``on_failure``, e.g. saving what finished)."""
+    from sweep.engine.config import ConfigError
+
+    try:
+        work()
+    except ConfigError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; run the same command again to resume", file=sys.stderr)
+        return 130
+    except Exception as error:  # noqa: BLE001 - a failed run is reported, then exit 1
+        print(f"{prog}: a run failed: {type(error).__name__}: {error}", file=sys.stderr)
+        on_failure()
+        return 1
+    return None
 
 
 def _only(chosen, wanted: Sequence[str]):

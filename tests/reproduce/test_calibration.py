@@ -110,3 +110,20 @@ def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
     assert done.returncode == 2
     assert message in done.stderr and done.stderr.strip().count("\n") == 0, done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_failed_design_run_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
+    """The module docstring's promise: a run that fails ends the command with one line and exit 1
+    (here the pool raises as a lost cluster would)."""
+    from sweep.engine import runner
+    from sweep.reproduce import calibrate
+
+    def broken(pending):
+        raise RuntimeError("the pool is gone")
+
+    monkeypatch.setattr(runner, "run_many", broken)
+    status = calibrate.main(["--out", str(tmp_path / "out"), "--paper", "ipg00", "--only", "edge_data",
+                             "--no-progress"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.strip() == "sweep-calibrate: a run failed: RuntimeError: the pool is gone", err

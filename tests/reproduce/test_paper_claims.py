@@ -206,3 +206,20 @@ def test_full_precision_verdicts_hold_under_another_seed(tmp_path_factory):
                  if verdict in VERDICTS[:3] and claims[name].verdict in VERDICTS[:3]
                  and claims[name].verdict != verdict and not claims[name].reads_wall_clock}
     assert not differing, differing
+
+
+def test_a_failed_run_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
+    """A run that fails (here the pool raises, as a lost cluster would) ends ``sweep-reproduce`` with
+    one line and exit 1, after saving what finished (``runs.json``)."""
+    from sweep.engine import runner
+    from sweep.reproduce import cli
+
+    def broken(pending):
+        raise RuntimeError("the pool is gone")
+
+    monkeypatch.setattr(runner, "run_many", broken)
+    status = cli.main(["--out", str(tmp_path), "--paper", "tf99", "--quick", "--workers", "1",
+                       "--no-progress"])
+    assert status == 1
+    assert capsys.readouterr().err.strip() == "sweep-reproduce: a run failed: RuntimeError: the pool is gone"
+    assert (tmp_path / "data" / "runs.json").is_file()
