@@ -26,6 +26,7 @@ from scipy import stats
 
 from sweep.analysis.compare import confidence_interval, without_interval
 from sweep.analysis.figures import figure
+from sweep.stats.intervals import single_run_halfwidth
 
 LABELS = {"eqs": "EQS", "eqs_pws": "EQS-PWS", "eqs_avg": "EQS-AVG", "fb_pws": "FB-PWS",
           "fb_asp": "FB-ASP", "eqs_periodic": "EQS, 500 s", "eqs_pws_periodic": "EQS-PWS, 500 s",
@@ -97,9 +98,9 @@ def replication_means(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.Da
             else (lambda da: da.isel(replication=0, drop=True))
         return first(response), first(halfwidth), saturated | undecided
     estimate = confidence_interval(response.where(ran & ~ds["saturated"].astype(bool)), level=LEVEL)
-    single = count == 1  # a point only the first round reached: its own batch means
-    half = xr.where(single, halfwidth.where(ran).max("replication"), estimate["halfwidth"])
-    return without_interval(estimate), half, saturated | undecided
+    # a point only the first round reached: its own batch means
+    estimate = single_run_halfwidth(estimate, response, halfwidth)
+    return without_interval(estimate), without_interval(estimate["halfwidth"]), saturated | undecided
 
 
 def ratio_interval(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, xr.DataArray]:

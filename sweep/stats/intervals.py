@@ -13,16 +13,11 @@ import xarray as xr
 from scipy import stats
 
 
-def _t_quantile(level: float, n: int) -> float:
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level}")
-    return float(stats.t.ppf(0.5 + level / 2.0, n - 1)) if n >= 2 else np.nan
-
-
 def t_quantiles(n: xr.DataArray, level: float) -> xr.DataArray:
     """Student's ``t_{n-1, (1+level)/2}`` for each count ``n`` of values (one degree of freedom
     where ``n`` < 2: the caller masks those)."""
-    _t_quantile(level, 2)  # checks the level
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level}")
     return xr.apply_ufunc(stats.t.ppf, 0.5 + level / 2.0, (n - 1).clip(min=1))
 
 
@@ -56,3 +51,14 @@ def confidence_interval(da: xr.DataArray, dim: str = "replication", level: float
     half = xr.where(n >= 2, t_quantiles(n, level) * sd / np.sqrt(n.clip(min=1)), np.nan)
     mean.attrs = dict(da.attrs)
     return with_interval(mean, half, level)
+
+
+def single_run_halfwidth(estimate: xr.DataArray, values: xr.DataArray, halfwidths: xr.DataArray,
+                         dim: str = "replication") -> xr.DataArray:
+    """``estimate`` with, where one value of ``values`` ran along ``dim``, that run's own
+    half-width (``halfwidths``: e.g. its batch-means ``<variable>_hw90``) in place of the
+    replications' Student-t one, which one value cannot give."""
+    ran = values.notnull()
+    once = ran.sum(dim) == 1
+    half = xr.where(once, halfwidths.where(ran).max(dim), estimate["halfwidth"])
+    return with_interval(without_interval(estimate), half, estimate.attrs["level"])

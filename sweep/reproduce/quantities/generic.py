@@ -13,6 +13,7 @@ from sweep.analysis import confidence_interval
 from sweep.analysis import ratio as label_ratio
 from sweep.analysis.compare import with_interval, without_interval
 from sweep.reproduce.quantities import quantity
+from sweep.stats.intervals import single_run_halfwidth
 
 
 def _selected(da: xr.DataArray, select: Mapping[str, Any] | None) -> xr.DataArray:
@@ -36,10 +37,7 @@ def mean(datasets: Mapping[str, xr.Dataset], preset: str, variable: str,
     estimate = confidence_interval(ds[variable])
     own = f"{variable}_hw90"
     if own in ds and "replication" in ds[own].dims:
-        ran = ds[variable].notnull()
-        once = ran.sum("replication") == 1
-        half = xr.where(once, ds[own].where(ran).max("replication"), estimate["halfwidth"])
-        estimate = with_interval(without_interval(estimate), half, 0.90)
+        estimate = single_run_halfwidth(estimate, ds[variable], ds[own])
     return _selected(estimate, select)
 
 
