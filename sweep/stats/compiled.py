@@ -15,12 +15,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from sweep._numba import jit
 
 __all__ = ["ci_halfwidth", "controlled_mean", "trend_pvalue"]
 
 
-@njit(cache=True)
+@jit()
 def ci_halfwidth(means: np.ndarray, quantile: float) -> float:
     """``quantile · s / sqrt(k)`` for ``k ≥ 2`` batch means with sample deviation ``s``; NaN below."""
     k = means.size
@@ -33,7 +34,7 @@ def ci_halfwidth(means: np.ndarray, quantile: float) -> float:
     return quantile * math.sqrt(ss / (k - 1)) / math.sqrt(k)
 
 
-@njit(cache=True)
+@jit()
 def controlled_mean(means: np.ndarray, controls: np.ndarray, control_means: np.ndarray,
                          quantile: float) -> tuple[float, float]:
     """:func:`~sweep.stats.batch_means.controlled_mean`: ``(â, quantile · se(â))``.
@@ -63,7 +64,7 @@ def controlled_mean(means: np.ndarray, controls: np.ndarray, control_means: np.n
     return coef[0], quantile * se
 
 
-@njit(cache=True)
+@jit()
 def trend_pvalue(means: np.ndarray) -> float:
     """One-sided Mann–Kendall p-value for an increasing trend; NaN below 3 batch means."""
     k = means.size

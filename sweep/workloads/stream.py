@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numba
 import numpy as np
+
+from sweep._numba import jit
 
 __all__ = ["DRAW_BLOCK", "BlockStream", "accumulate"]
 
@@ -23,7 +24,7 @@ __all__ = ["DRAW_BLOCK", "BlockStream", "accumulate"]
 DRAW_BLOCK = 1 << 16
 
 
-@numba.njit(cache=True)
+@jit()
 def accumulate(gaps, scale, clock):
     """In place: ``gaps[k] <- clock + scale (gaps[0] + ... + gaps[k])``, summed in order.
 

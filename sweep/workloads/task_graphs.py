@@ -48,8 +48,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
+
+from sweep._numba import jit
 
 __all__ = ["SHIPPED", "TOPOLOGIES", "Routes", "SystemGraph", "TaskGraph", "TaskGraphError", "critical_path",
            "random_dag", "random_system", "read_edge_list", "read_json_graph", "read_stg", "read_system",
@@ -120,7 +121,7 @@ class TaskGraph:
         return TaskGraph(self.weight, self.src, self.dst, data, self.cost, self.name)
 
 
-@numba.njit(cache=True)
+@jit()
 def _kahn(m, src, dst, indeg, order):
     """Kahn's algorithm with a binary heap: the smallest index first among ready tasks. Fills
     ``order``; returns how many tasks it holds (fewer than ``m``: a cycle; ``indeg`` > 0 on it)."""
@@ -176,7 +177,7 @@ def _topological_order(m: int, src: np.ndarray, dst: np.ndarray, name: str) -> n
     return order
 
 
-@numba.njit(cache=True)
+@jit()
 def _longest_path(order, src, dst, node, edge):
     m = order.shape[0]
     start = np.zeros(m + 1, np.int64)

@@ -66,10 +66,9 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 
-import numba
 import numpy as np
 
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.balancing._machine import Machine
 from sweep.families.balancing._tasks import TaskSet
 
@@ -139,7 +138,7 @@ def make_sim(machine: Machine, tasks: TaskSet, pool: int = 0) -> Sim:
     )
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def q_push(S, pe, k):
     """Append task ``k`` at the tail of ``pe``'s round-robin queue."""
     h = S.head[pe]
@@ -158,7 +157,7 @@ def q_push(S, pe, k):
     S.status[k] = QUEUED
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def q_remove(S, pe, k):
     """Take task ``k`` out of ``pe``'s queue (the head moves on if it was ``k``)."""
     if S.nxt[k] == k:
@@ -172,7 +171,7 @@ def q_remove(S, pe, k):
     S.changes[pe] += 1
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _arrival(S, t, hops, slices):
     """When a transmission of ``slices`` per hop over ``hops`` hops sent at ``t`` arrives.
 
@@ -189,7 +188,7 @@ def _arrival(S, t, hops, slices):
     return t + int(math.ceil(hops * slices - 1e-9))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _pool_add(S, time, src, dst, kind, a, b, c, paid):
     n = S.n_msg[0]
     if n >= S.m_time.shape[0]:
@@ -206,7 +205,7 @@ def _pool_add(S, time, src, dst, kind, a, b, c, paid):
     S.n_msg[0] = n + 1
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def send(S, t, src, dst, kind, a, b, c):
     """Send one message; returns its arrival slice. Both ends pay ``overhead`` of CPU."""
     S.messages[0] += 1
@@ -217,7 +216,7 @@ def send(S, t, src, dst, kind, a, b, c):
     return time
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def broadcast(S, t, src, kind, a, b, c):
     """Send the same message to every neighbour (one transmission on a shared medium)."""
     lo, hi = S.nbr_ptr[src], S.nbr_ptr[src + 1]
@@ -236,13 +235,13 @@ def broadcast(S, t, src, kind, a, b, c):
     return time
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def post(S, time, src, dst, kind, a, b, c):
     """A note that travels with a migration (arrives at ``time``; no cost, not counted)."""
     _pool_add(S, time, src, dst, kind, a, b, c, 0)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _extreme_task(S, pe, oldest):
     """The queued task of ``pe`` with the most (``oldest``) or least CPU age; first from the head."""
     h = S.head[pe]
@@ -255,7 +254,7 @@ def _extreme_task(S, pe, oldest):
     return best
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def migrate(S, t, src, dst, count, oldest):
     """Move up to ``count`` tasks of ``src`` to ``dst`` as one transfer.
 
@@ -290,7 +289,7 @@ def migrate(S, t, src, dst, count, oldest):
     return time
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _deliver_tasks(S, t):
     w = 0
     for x in range(S.n_transit[0]):
@@ -303,7 +302,7 @@ def _deliver_tasks(S, t):
     S.n_transit[0] = w
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _release_roots(S, t):
     r = S.next_root[0]
     while r < S.roots.shape[0] and S.release[S.roots[r]] <= t:
@@ -314,7 +313,7 @@ def _release_roots(S, t):
     S.next_root[0] = r
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _collect_messages(S, t):
     """Move the messages due at ``t`` to the inbox, in sending order; return how many."""
     w = 0
@@ -343,7 +342,7 @@ def _collect_messages(S, t):
     return due
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _execute(S, pe, t):
     """One slice of ``pe`` (module docstring, step 5)."""
     if S.load[pe] == 0:
@@ -377,7 +376,7 @@ def _execute(S, pe, t):
         S.head[pe] = S.nxt[h]
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def run_loop(S, pst, tick, receive):
     """Run to the end (module docstring); the outcome is in ``S.makespan`` / ``S.err``."""
     t = 0

@@ -14,11 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import Policy
-from sweep.families._numba import NO_REFCOUNT
 from sweep.families._params import NoParams
 from sweep.families.balancing._machine import Machine
 from sweep.families.balancing._tasks import TaskSet
@@ -60,13 +59,13 @@ def nothing(machine: Machine, tasks: TaskSet, params: Any) -> Any:
     return Nothing(np.zeros(1, dtype=np.int64))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def no_tick(t, S, pst):
     """A ``tick`` hook that does nothing."""
     return
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def no_receive(t, S, pst, src, dst, kind, a, b, c):
     """A ``receive`` hook that does nothing."""
     return

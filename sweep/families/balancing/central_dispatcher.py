@@ -79,11 +79,10 @@ from collections import namedtuple
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import param
-from sweep.families._numba import NO_REFCOUNT
 from sweep.families.balancing._core import migrate, post, run_loop, send
 from sweep.families.balancing._machine import Machine
 from sweep.families.balancing._policy import balancing_policy
@@ -128,7 +127,7 @@ def _check(machine: Machine, prm: Any) -> None:
                          f"got {prm.dispatcher}")
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _order(t, S, C, m, r, k):
     """PE ``m`` carries out an order to send ``k`` tasks to ``r``."""
     give = min(k, S.load[m] - 1)
@@ -138,7 +137,7 @@ def _order(t, S, C, m, r, k):
         send(S, t, m, r, NOTE, 0, 0, 0)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _decide(t, S, C, r):
     """The dispatcher's answer to a request of PE ``r``."""
     m = -1
@@ -160,7 +159,7 @@ def _decide(t, S, C, r):
         send(S, t, C.d, r, DECISION, k, 0, 0)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _handle(t, S, C, kind, src, a):
     """The dispatcher handles a state message or a request."""
     if kind == STATE:
@@ -169,7 +168,7 @@ def _handle(t, S, C, kind, src, a):
         _decide(t, S, C, src)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _enqueue(C, kind, src, a):
     """Queue a message for the dispatcher; a PE's newer state replaces its state still queued."""
     cap = C.q_kind.shape[0]
@@ -183,7 +182,7 @@ def _enqueue(C, kind, src, a):
     C.q_tail[0] += 1
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _serve_queue(t, S, C):
     """With ``service`` > 0: handle queued messages while the dispatcher is free at ``t``.
 
@@ -201,7 +200,7 @@ def _serve_queue(t, S, C):
         _handle(t, S, C, C.q_kind[x], C.q_src[x], C.q_a[x])
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _tick(t, S, C):
     if C.service > 0.0:
         _serve_queue(t, S, C)
@@ -226,7 +225,7 @@ def _tick(t, S, C):
                 send(S, t, i, C.d, REQUEST, 0, 0, 0)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _receive(t, S, C, src, dst, kind, a, b, c):
     if kind in (STATE, REQUEST):
         if C.service > 0.0:
@@ -242,7 +241,7 @@ def _receive(t, S, C, src, dst, kind, a, b, c):
         C.pending[dst] = 0
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(S, C):
     run_loop(S, C, _tick, _receive)
 

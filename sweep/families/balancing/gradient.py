@@ -26,11 +26,10 @@ from __future__ import annotations
 from collections import namedtuple
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import param
-from sweep.families._numba import NO_REFCOUNT
 from sweep.families.balancing._core import broadcast, migrate, run_loop
 from sweep.families.balancing._machine import Machine
 from sweep.families.balancing._policy import balancing_policy
@@ -69,7 +68,7 @@ def _make_state(machine: Machine, tasks: TaskSet, prm: GradientParams) -> Gradie
                          np.full((p, p), wmax, np.int64))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _least_neighbour(S, G, i):
     best = -1
     for x in range(S.nbr_ptr[i], S.nbr_ptr[i + 1]):
@@ -79,7 +78,7 @@ def _least_neighbour(S, G, i):
     return best
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _tick(t, S, G):
     for i in range(S.P):
         if (t - i) % G.interval != 0:
@@ -97,13 +96,13 @@ def _tick(t, S, G):
             migrate(S, t, i, j, min(G.batch, load - G.high), G.oldest == 1)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _receive(t, S, G, src, dst, kind, a, b, c):
     if kind == PRESSURE:
         G.seen[dst, src] = a
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(S, G):
     run_loop(S, G, _tick, _receive)
 

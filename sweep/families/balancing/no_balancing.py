@@ -8,14 +8,12 @@ is 0 by construction.
 
 from __future__ import annotations
 
-import numba
-
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.balancing._core import run_loop
 from sweep.families.balancing._policy import balancing_policy, no_receive, no_tick, nothing
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(S, pst):
     run_loop(S, pst, no_tick, no_receive)
 

@@ -71,11 +71,10 @@ import math
 from collections import namedtuple
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import param
-from sweep.families._numba import NO_REFCOUNT
 from sweep.families.balancing._core import migrate, post, run_loop, send
 from sweep.families.balancing._machine import Machine
 from sweep.families.balancing._policy import balancing_policy
@@ -140,7 +139,7 @@ def _make_state(machine: Machine, tasks: TaskSet, prm: RocParams) -> RocState:
     )
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _before(S, R, i, j, best):
     """Whether source ``j`` precedes ``best`` in PE ``i``'s table (module docstring, Where)."""
     if R.nearest == 1 and S.dist[i, j] != S.dist[i, best]:
@@ -150,7 +149,7 @@ def _before(S, R, i, j, best):
     return (j - i) % S.P < (best - i) % S.P
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def first_source(S, R, i, not1, not2):
     """The first entry of PE ``i``'s source table, skipping ``i``, ``not1``, ``not2``; -1 if none."""
     best = -1
@@ -162,7 +161,7 @@ def first_source(S, R, i, not1, not2):
     return best
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _request(t, S, R, i, amount):
     target = first_source(S, R, i, -1, -1)
     if target < 0:
@@ -177,7 +176,7 @@ def _request(t, S, R, i, amount):
     send(S, t, i, target, REQUEST, i, amount, 0)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _allocator_update(t, S, R):
     """The static allocator's mappings at ``t`` enter every table (module docstring, Where)."""
     for j in range(S.P):
@@ -187,7 +186,7 @@ def _allocator_update(t, S, R):
                     R.src_time[i, j] = t
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _sample(t, S, R, i):
     """The When and How-many phases of PE ``i`` at one of its samples."""
     load = S.load[i]
@@ -206,7 +205,7 @@ def _sample(t, S, R, i):
         _request(t, S, R, i, max(1, int(math.ceil(-predicted - 1e-9))))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _tick(t, S, R):
     _allocator_update(t, S, R)
     for i in range(S.P):
@@ -214,7 +213,7 @@ def _tick(t, S, R):
             _sample(t, S, R, i)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _serve_or_forward(t, S, R, j, src, origin, amount, forwards):
     R.sink_time[j, origin] = t
     R.src_time[j, origin] = -1
@@ -241,7 +240,7 @@ def _serve_or_forward(t, S, R, j, src, origin, amount, forwards):
     send(S, t, j, origin, FAIL, forwards, 0, 0)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _receive(t, S, R, src, dst, kind, a, b, c):
     if kind == REQUEST:
         _serve_or_forward(t, S, R, dst, src, a, b, c)
@@ -256,7 +255,7 @@ def _receive(t, S, R, src, dst, kind, a, b, c):
             R.src_time[dst, R.asked[dst]] = -1
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(S, R):
     run_loop(S, R, _tick, _receive)
 

@@ -25,11 +25,10 @@ from __future__ import annotations
 from collections import namedtuple
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import param
-from sweep.families._numba import NO_REFCOUNT
 from sweep.families.balancing._core import broadcast, migrate, run_loop
 from sweep.families.balancing._machine import Machine
 from sweep.families.balancing._policy import balancing_policy
@@ -59,7 +58,7 @@ def _make_state(machine: Machine, tasks: TaskSet, prm: DiffusionParams) -> Diffu
                           np.full((p, p), -1, np.int64))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _diffuse(t, S, D, i):
     load = S.load[i]
     total, count = float(load), 1
@@ -85,7 +84,7 @@ def _diffuse(t, S, D, i):
                 D.seen[i, j] = lj + k
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _tick(t, S, D):
     for i in range(S.P):
         if (t - i) % D.interval != 0:
@@ -97,13 +96,13 @@ def _tick(t, S, D):
             _diffuse(t, S, D, i)
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _receive(t, S, D, src, dst, kind, a, b, c):
     if kind == LOAD:
         D.seen[dst, src] = a
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(S, D):
     run_loop(S, D, _tick, _receive)
 

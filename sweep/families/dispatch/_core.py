@@ -33,9 +33,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.stats.batch_means import ci_halfwidth, means_from_sums
 
 #: Batches for the batch-means confidence intervals (docs/design.md §6).
@@ -52,7 +52,7 @@ B_COUNT, B_WAIT, B_SIZE, B_SLOW, B_SLOW2 = range(5)
 H_WORK, H_JOBS, H_SLOW = range(3)
 
 
-@numba.njit(cache=True)
+@jit()
 def _trim(ring, head, tail, i, t):
     """Drop host ``i``'s departures at or before ``t`` (a job leaving at ``t`` is gone).
 
@@ -70,13 +70,13 @@ def _trim(ring, head, tail, i, t):
     head[i] = lo
 
 
-@numba.njit(cache=True)
+@jit()
 def _given(n, t, given, free, ring, head, tail):
     """Hook of the state-independent policies: the host drawn in advance."""
     return given[n]
 
 
-@numba.njit(cache=True, inline="always", error_model="numpy")
+@jit(inline="always", error_model="numpy")
 def _dispatch(arrival, size, given, j0, j1, measuring, state, acc, choose):
     """Dispatch jobs ``j0 .. j1-1`` of the chunk; return the index of the next job.
 
@@ -165,7 +165,7 @@ def _dispatch(arrival, size, given, j0, j1, measuring, state, acc, choose):
     return n
 
 
-@numba.njit(cache=True, error_model="numpy")
+@jit(error_model="numpy")
 def _run_given(arrival, size, given, j0, j1, measuring, state, acc):
     """Kernel of the state-independent policies (hosts drawn in advance, docs/design.md §7)."""
     return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _given)

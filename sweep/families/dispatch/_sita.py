@@ -27,10 +27,10 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-import numba
 import numpy as np
 from scipy import optimize
 
+from sweep._numba import jit
 from sweep.families import Point, Policy, check_params
 from sweep.families._params import NoParams
 from sweep.families.dispatch._analytic import pk_hosts
@@ -118,7 +118,7 @@ def rate_at(dist: Distribution, hosts: int, load: float) -> float:
     return load * hosts / dist.mean
 
 
-@numba.njit(cache=True)
+@jit()
 def _interval_hosts(sizes, cutoffs, out):
     """``out[n]`` = the number of cutoffs below ``sizes[n]``: its host (branch-free scan)."""
     for n in range(sizes.shape[0]):

@@ -11,14 +11,13 @@ Analysis: the M/G/h approximation of docs/model-notes.md §3 (``_analytic``).
 
 from __future__ import annotations
 
-import numba
-
+from sweep._numba import jit
 from sweep.families.dispatch._analytic import mgh_approximation
 from sweep.families.dispatch._core import _dispatch
 from sweep.families.dispatch._policy import dispatch_policy
 
 
-@numba.njit(cache=True)
+@jit()
 def _first_free(n, t, given, free, ring, head, tail):
     """The host that frees first (became idle earliest), the lowest index among equals."""
     best = 0
@@ -30,7 +29,7 @@ def _first_free(n, t, given, free, ring, head, tail):
     return best
 
 
-@numba.njit(cache=True)
+@jit()
 def _run(arrival, size, given, j0, j1, measuring, state, acc):
     return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _first_free)
 

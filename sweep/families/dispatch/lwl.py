@@ -10,15 +10,15 @@ Analysis: the M/G/h approximation of docs/model-notes.md §3 (``_analytic``).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.families.dispatch._analytic import mgh_approximation
 from sweep.families.dispatch._core import _dispatch
 from sweep.families.dispatch._policy import dispatch_policy
 
 
-@numba.njit(cache=True)
+@jit()
 def _least_work_left(n, t, given, free, ring, head, tail):
     """The host with the least work ``max(free_i − t, 0)``, the lowest index among equals."""
     best = 0
@@ -31,7 +31,7 @@ def _least_work_left(n, t, given, free, ring, head, tail):
     return best
 
 
-@numba.njit(cache=True)
+@jit()
 def _run(arrival, size, given, j0, j1, measuring, state, acc):
     return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _least_work_left)
 

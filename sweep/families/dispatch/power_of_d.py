@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.families import Point, param
 from sweep.families.dispatch._analytic import empty_summary, random_split
 from sweep.families.dispatch._core import _dispatch, _trim
@@ -41,7 +41,7 @@ class Choices:
     d: int = param(2, ge=1, doc="hosts sampled per arriving job, with replacement")
 
 
-@numba.njit(cache=True)
+@jit()
 def _fewest_of_sampled(n, t, given, free, ring, head, tail):
     """The sampled host with the fewest jobs at ``t``; the earliest sampled among equals."""
     base = free.shape[0] + 1
@@ -57,7 +57,7 @@ def _fewest_of_sampled(n, t, given, free, ring, head, tail):
     return best
 
 
-@numba.njit(cache=True)
+@jit()
 def _run(arrival, size, given, j0, j1, measuring, state, acc):
     return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _fewest_of_sampled)
 

@@ -8,9 +8,9 @@ arrival time at every arrival. No closed form (analytic: NaN but utilization).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.families import Point
 from sweep.families.dispatch._analytic import empty_summary
 from sweep.families.dispatch._core import _dispatch, _trim
@@ -18,7 +18,7 @@ from sweep.families.dispatch._policy import dispatch_policy
 from sweep.families.dispatch._workload import Workload
 
 
-@numba.njit(cache=True)
+@jit()
 def _fewest_jobs(n, t, given, free, ring, head, tail):
     """The host with the fewest jobs in system at ``t`` (lowest index on ties)."""
     best = 0
@@ -32,7 +32,7 @@ def _fewest_jobs(n, t, given, free, ring, head, tail):
     return best
 
 
-@numba.njit(cache=True)
+@jit()
 def _run(arrival, size, given, j0, j1, measuring, state, acc):
     return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _fewest_jobs)
 

@@ -21,18 +21,16 @@ are passed over.
 
 from __future__ import annotations
 
-import numba
-
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def before(key_a, row_a, key_b, row_b):
     """True when an entry (key, row) comes before another: higher priority, or the same and a lower row."""
     return key_a > key_b or (key_a == key_b and row_a < row_b)
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def append(p, n, r, k, mach):
     """Insert row ``r`` of key ``k`` into PE ``p``'s first ``n`` entries (built in ascending rows)."""
     order, key, at = mach.order, mach.key, mach.at
@@ -47,7 +45,7 @@ def append(p, n, r, k, mach):
     at[r, p] = i
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def reorder(p, r, k, mach):
     """Give row ``r`` of PE ``p``'s column the key ``k`` and move it to its place."""
     order, key, at = mach.order, mach.key, mach.at
@@ -70,7 +68,7 @@ def reorder(p, r, k, mach):
     at[r, p] = i
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def group_end(p, i, mach):
     """The end of the group of entries of PE ``p`` with the key of entry ``i`` (binary search)."""
     key = mach.key
@@ -87,7 +85,7 @@ def group_end(p, i, mach):
     return lo
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def first_row_from(p, i, j, start, mach):
     """The first entry of ``[i, j)`` (one group, rows ascending) of row ``start`` or after; else ``j``."""
     order = mach.order

@@ -49,10 +49,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-import numba
 import numpy as np
 
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 
 # Task states.
 READY, IO, BARRIER, DONE = 0, 1, 2, 3
@@ -108,7 +107,7 @@ def new_machine(processors: int, rows: int) -> Machine:
                    at=np.full((rows, processors), -1, np.int64), size=np.zeros(processors, np.int64))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _mix(z):
     """splitmix64's finaliser: a well-mixed 64-bit hash of ``z``."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -116,25 +115,25 @@ def _mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _slot(pool, task, count):
     key = np.uint64(task) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(count)
     return np.int64(_mix(key) & np.uint64(pool.shape[0] - 1))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def uniform(pool, task, count):
     """The ``count``-th uniform of ``task``: the pool row picked by a hash of both, column 0."""
     return pool[_slot(pool, task, count), 0]
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def exponential(pool, task, count):
     """The ``count``-th standard exponential of ``task``: ``−log(1 − U)`` of the same row."""
     return pool[_slot(pool, task, count), 1]
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def length(pool, task, count, mean, deterministic):
     """A burst or wait of mean ``mean`` ticks: ⌈Exp · mean⌉ ≥ 1, or ``mean`` rounded."""
     if deterministic:
@@ -142,7 +141,7 @@ def length(pool, task, count, mean, deterministic):
     return max(1, np.int64(np.ceil(exponential(pool, task, count) * mean)))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def phase(pool, task, count, mean, imbalance, deterministic):
     """Work between two barriers: ``mean · (1 + imbalance · (2U − 1))`` rounded, ≥ 1."""
     if deterministic:
@@ -151,7 +150,7 @@ def phase(pool, task, count, mean, imbalance, deterministic):
     return max(1, np.int64(np.round(mean * (1.0 + imbalance * (2.0 * u - 1.0)))))
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def first_segment(cls, work, pool, task, fpar, deterministic):
     """The first burst (I/O), phase (sync) or the whole work (compute) of a new task."""
     if cls == IOCLASS:
@@ -161,7 +160,7 @@ def first_segment(cls, work, pool, task, fpar, deterministic):
     return work + 1
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def task_status(x, t, tasks, jobs, pool, fpar, deterministic):
     """Task ``x``'s state at tick ``t``; an I/O or barrier wait that is over becomes READY."""
     st = tasks.state[x]
@@ -179,7 +178,7 @@ def task_status(x, t, tasks, jobs, pool, fpar, deterministic):
     return st
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _release(j, t, jobs):
     jobs.opened[0] += 1  # barriers opened so far (local schedulers' idle caches check it)
     jobs.gen[j] += 1
@@ -187,7 +186,7 @@ def _release(j, t, jobs):
     jobs.waiting[j] = 0
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _step(x, t, tasks, jobs, pool, fpar, deterministic):
     """Run task ``x`` for tick ``t``; 1 when its job completes with it, else 0."""
     j = tasks.job[x]
@@ -222,7 +221,7 @@ def _step(x, t, tasks, jobs, pool, fpar, deterministic):
     return 0
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _pack(active, count, jobs, mach, packing):
     """Rebuild the matrix from the ``count`` jobs of ``active`` (arrival order); rows used.
 
@@ -258,7 +257,7 @@ def _pack(active, count, jobs, mach, packing):
     return rows
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _grade(x, obs, p, tasks, fpar, ticks):
     """Move the slot task's grades towards what PE ``p``'s slot showed (module docstring)."""
     run, io, sync = obs[p, 0], obs[p, 1], obs[p, 2]
@@ -271,7 +270,7 @@ def _grade(x, obs, p, tasks, fpar, ticks):
         tasks.util[x] = tasks.util[x] + (u - tasks.util[x]) / ISPAN_CYCLES
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def wake_tick(x, t, tasks, jobs):
     """The tick at which blocked task ``x`` will be ready, as far as known at ``t``.
 
@@ -289,7 +288,7 @@ def wake_tick(x, t, tasks, jobs):
     return NEVER
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def local_priority(x, tasks, fpar, ipar):
     """Task ``x``'s priority for the local scheduler from its grades, −1 below the floor."""
     if ipar[I_CLASSIFIER] == ISPAN:

@@ -23,9 +23,7 @@ compute task runs a whole slice at once).
 
 from __future__ import annotations
 
-import numba
-
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.gang._column import append, reorder
 from sweep.families.gang._core import (
     DONE,
@@ -57,7 +55,7 @@ from sweep.families.gang._core import (
 )
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _index_columns(rows, tasks, mach, fpar, ipar):
     """Each PE's column of the new matrix in its local scheduler's order (``_column``), done tasks out."""
     mat = mach.mat
@@ -72,7 +70,7 @@ def _index_columns(rows, tasks, mach, fpar, ipar):
         mach.size[p] = n
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _run_for(x, t, d, tasks, jobs, pool, fpar, det):
     """Run ``x`` in ticks ``t … t + d − 1`` (``d`` ≤ its burst and work left); the last tick's ``_step``."""
     j = tasks.job[x]
@@ -83,7 +81,7 @@ def _run_for(x, t, d, tasks, jobs, pool, fpar, det):
     return _step(x, t + d - 1, tasks, jobs, pool, fpar, det)
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, fpar, ipar, det, local):
     """What PE ``p`` runs at tick ``t`` when its slot's own task does not: the task its local
     scheduler picked earlier in the slice if still ready, else a new local pick (−1: none)."""
@@ -95,7 +93,7 @@ def _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, fpar, ipar, det, l
     return picked
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from, local):
     """PE ``p``'s whole slice ``s`` in runs of ticks (module docstring); (idle, empty, busy, a job ended).
 
@@ -145,7 +143,7 @@ def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from,
     return idle, empty, busy, ended
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active, local,
                   indexed):
     """Run from tick 0 to ``report[-1]`` (a whole number of slices); ``local`` is the hook.

@@ -21,7 +21,7 @@ task wakes. ``mach.rr`` is each PE's round-robin pointer (a row);
 The parameters (``packing``; ``alpha``, ``beta``, ``smoothing``,
 ``classifier``) reach the kernel through its parameter arrays
 (``_core.F_*``, ``_core.I_*``), filled by ``simulate.kernel_parameters``.
-The kernel is cached on disk by ``sweep.families._numba.cache_with_package``
+The kernel is compiled with ``sweep._numba.jit``, its disk cache
 (renewed when any file of this package changes).
 """
 

@@ -19,10 +19,8 @@ Gang's tick for tick (``tests/gang/test_invariants.py``).
 
 from __future__ import annotations
 
-import numba
-
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import Policy
-from sweep.families._numba import NO_REFCOUNT, cache_with_package
 from sweep.families.gang._column import first_row_from, group_end
 from sweep.families.gang._core import (
     DONE,
@@ -36,7 +34,7 @@ from sweep.families.gang._loop import simulate_core
 from sweep.families.gang._policy import ConcurrentGangParams, GangHooks
 
 
-@numba.njit(cache=True, inline="always", **NO_REFCOUNT)
+@jit(inline="always", **NO_REFCOUNT)
 def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
     """The ready task of PE ``p``'s column of highest priority; the first from ``rr[p]`` among equals.
 
@@ -82,8 +80,7 @@ def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
     return -1
 
 
-@cache_with_package  # on disk, renewed when any file of the family changes (it inlines _core)
-@numba.njit(**NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active):
     return simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active,
                          _highest_priority, True)

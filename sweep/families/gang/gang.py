@@ -9,24 +9,21 @@ another row. Hand-worked trace diagrams: ``tests/gang/test_hand_traces.py``.
 
 from __future__ import annotations
 
-import numba
-
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import Policy
-from sweep.families._numba import NO_REFCOUNT, cache_with_package
 from sweep.families.gang._core import NEVER
 from sweep.families.gang._loop import simulate_core
 from sweep.families.gang._policy import GangHooks, GangParams
 
 
-@numba.njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _no_local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
     """Gang's local scheduler: none, the slot stays idle (for the rest of the slice: ``skip``)."""
     mach.skip[p] = NEVER
     return -1
 
 
-@cache_with_package  # on disk, renewed when any file of the family changes (it inlines _core)
-@numba.njit(**NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active):
     return simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active,
                          _no_local, False)

@@ -37,8 +37,8 @@ from dataclasses import fields
 from typing import Any
 
 import numpy as np
-from numba import njit
 
+from sweep._numba import jit
 from sweep.families.malleable._workload import MalleableJobs, MalleableStream, arrival_rate, expected_work
 
 CONTROLS = ("demand", "processor_sharing")
@@ -167,7 +167,7 @@ class ProcessorSharingTwin:
         """The oldest ``count`` jobs' responses were taken."""
         self._arrival = self._arrival[count:]
         self._offset += count
-@njit(cache=True)
+@jit()
 def processor_sharing_response(arrival: np.ndarray, service: np.ndarray) -> np.ndarray:
     """Response times of a single-server processor-sharing queue, jobs in arrival order.
 
@@ -190,7 +190,7 @@ def processor_sharing_response(arrival: np.ndarray, service: np.ndarray) -> np.n
     return response
 
 
-@njit(cache=True)
+@jit()
 def _twin_arrivals(arrival, service, start, offset, finish, owner, clock, response):
     """Arrivals ``start..`` of ``arrival`` (their service times ``service``), each after the
     departures before it; ``clock`` (jobs present, virtual time, time) carries the queue on.
@@ -215,7 +215,7 @@ def _twin_arrivals(arrival, service, start, offset, finish, owner, clock, respon
     clock[0], clock[1], clock[2] = m, v, t
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _twin_departure(arrival, offset, finish, owner, m, t, v, response):
     """The job at the heap's root leaves: its response; returns the new ``(v, t, m)``."""
     t = t + (finish[0] - v) * m

@@ -60,7 +60,7 @@ doubles). The run also stops after ``target`` departures, or when ``cap`` jobs
 are in the system (``saturated = 1``).
 
 The loop is compiled without numba's reference counting
-(:data:`sweep.families._numba.NO_REFCOUNT`), so it may neither allocate nor
+(:data:`sweep._numba.NO_REFCOUNT`), so it may neither allocate nor
 call a function that does: when a batch is complete the loop pauses
 (``pending``), :func:`run_batches` evaluates it (:func:`close_batch`, compiled
 with reference counting) and resumes the loop where it stopped.
@@ -73,10 +73,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 from scipy import stats
 
-from sweep.families._numba import record
+from sweep._numba import jit, record
 from sweep.families.malleable._workload import MalleableJobs
 from sweep.stats import compiled
 
@@ -214,7 +213,7 @@ class Outcome(NamedTuple):
     scalars: np.record
 
 
-@njit(cache=True)
+@jit()
 def growing(number, sat_p, jobs):
     """Whether batch means of the number in system grow without bound.
 
@@ -234,13 +233,13 @@ def growing(number, sat_p, jobs):
     return last - first >= 0.005 * jobs or (last - first >= 50.0 and last >= 1.5 * first)
 
 
-@njit(cache=True)
+@jit()
 def number_in_system(batches, k):
     """Mean number in system of the measured batches ``1..k``."""
     return batches.area[1:k + 1] / batches.time[1:k + 1]
 
 
-@njit(cache=True)
+@jit()
 def close_batch(batches, scalars):
     """A batch is complete. With a target interval and ``B`` batches measured: once the batches
     have merged, a number in system that grows stops the run (``saturated = 2``); else the interval
@@ -291,7 +290,7 @@ def close_batch(batches, scalars):
         sc.merges += 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def next_event(arrivals, columns, state, batches, log, sc):
     """Advance to the next event and apply it; ``DONE``, ``DEPARTURE``, ``SLICE`` or the arriving
     job's slot.
@@ -377,7 +376,7 @@ def next_event(arrivals, columns, state, batches, log, sc):
         return SLICE
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def admit(i, ident, arrivals, columns, state, sc):
     """Job ``ident`` (row ``i`` of ``arrivals``) takes a free slot: its columns, a fresh state."""
     sc.free -= 1
@@ -395,7 +394,7 @@ def admit(i, ident, arrivals, columns, state, sc):
     return s
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def depart_job(j, kb, t, columns, state, batches, log, sc):
     """The job in slot ``j`` (``active[kb]``) leaves at ``t``: out of both job lists, into the
     batch sums and the log; its slot is free again.
@@ -437,7 +436,7 @@ def depart_job(j, kb, t, columns, state, batches, log, sc):
     sc.departed += 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def set_rates(columns, state, sc):
     """Rates ``x/(a + b x + c x²)`` from the allocations; charge repartitionings; safety maxima."""
     a, b, c, cap = columns.a, columns.b, columns.c, columns.cap
@@ -465,7 +464,7 @@ def set_rates(columns, state, sc):
     sc.max_allocated = max(sc.max_allocated, total)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def by_acquired(state, sc):
     """``by_acquired[:n]``: the jobs in the system by (acquired service, arrival); returns ``n``.
 
@@ -487,12 +486,12 @@ def by_acquired(state, sc):
     return n
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def unconfigured(j, options, columns, state, sc, work):
     """The configure hook of the policies that configure no job (equipartition): nothing."""
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def run_events(arrivals, columns, options, state, batches, log, scalars, work, configure, allocate):
     """The loop of every policy: after each event, ``configure`` an arrival, ``allocate``, rates.
 

@@ -16,9 +16,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.malleable._core import SLICE, by_acquired, run_events, unconfigured
 
 
@@ -36,7 +35,7 @@ def workspace(slots: int, cap: int) -> ShareWork:
     return ShareWork(np.zeros(slots), np.zeros(slots), np.zeros(slots, np.int8), np.empty(cap + 1, np.int64))
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def equipartition(avail, caps, fractional, give, work, state, sc):
     """Share ``avail`` processors equally among the jobs in the system, each at most ``caps[j]`` (§2.2).
 
@@ -95,7 +94,7 @@ def equipartition(avail, caps, fractional, give, work, state, sc):
     return avail
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def two_phase(options, columns, give, work, state, sc):
     """Equipartition with the phase-one caps, then what is left with the phase-two caps on top (§4.2).
 
@@ -110,7 +109,7 @@ def two_phase(options, columns, give, work, state, sc):
             give[act[k]] += more[act[k]]
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def between_periods(processors, newcomer, target, state, sc):
     """Allocation changes between two full repartitionings (§4.3, Figure 11; a reconstruction).
 
@@ -155,7 +154,7 @@ def between_periods(processors, newcomer, target, state, sc):
             free -= take
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def share(event, options, columns, state, sc, work):
     """The allocate hook: two-phase equipartition after every event, or once per period (§4.3).
 
@@ -172,7 +171,7 @@ def share(event, options, columns, state, sc, work):
         between_periods(options.processors, event, work.target, state, sc)
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def kernel(arrivals, columns, options, state, batches, log, scalars, work):
     """The equipartition policies' loop: no configuration, :func:`share` (``_core.run_events``)."""
     run_events(arrivals, columns, options, state, batches, log, scalars, work, unconfigured, share)

@@ -43,8 +43,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from sweep._numba import jit
 from sweep.families.malleable._core import SLICE, by_acquired
 
 
@@ -59,7 +59,7 @@ def workspace(slots: int, cap: int) -> SliceWork:
     return SliceWork(np.zeros(slots))
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def next_boundary(t, quantum, strict):
     """The first multiple of ``quantum`` at or after ``t`` (``strict``: after ``t``).
 
@@ -75,7 +75,7 @@ def next_boundary(t, quantum, strict):
     return k * quantum
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def full_slice(options, state, sc, work):
     """The schedule at the start of a slice (§2.1); returns whether a job waits or runs on fewer.
 
@@ -100,7 +100,7 @@ def full_slice(options, state, sc, work):
     return first >= 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def fill_idle(options, state, sc, work):
     """Between two boundaries: the waiting jobs take idle processors only (module docstring).
 
@@ -133,7 +133,7 @@ def fill_idle(options, state, sc, work):
     return waiting or reduced
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def time_slice(event, options, columns, state, sc, work):
     """The allocate hook: a full slice at a boundary (or at any event: ``every_event``), else fill idle.
 

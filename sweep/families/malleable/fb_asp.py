@@ -9,21 +9,20 @@ of jobs in the system including it, rounded to the nearest integer, at least 1
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.malleable import _slices
 from sweep.families.malleable._core import run_events
 from sweep.families.malleable._policy import Quantum, malleable_policy
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def configure(j, options, columns, state, sc, work):
     """Size of arriving job ``j``: ``min(N_j, round(P/J))``, at least 1."""
     work.sizes[j] = min(columns.cap[j], max(1.0, np.floor(options.processors / sc.in_system + 0.5)))
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _kernel(arrivals, columns, options, state, batches, log, scalars, work):
     run_events(arrivals, columns, options, state, batches, log, scalars, work, configure, _slices.time_slice)
 

@@ -13,15 +13,14 @@ job that does not fit) or back on its size after that.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.malleable import _slices
 from sweep.families.malleable._core import run_events
 from sweep.families.malleable._policy import Quantum, malleable_policy
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def configured_size(pws, others, cap, processors):
     """CV96 §2.1: ``min(N_j, w/(S + w)·P)``, ``w = min(pws_j, P)``, rounded to the nearest integer, ≥ 1.
 
@@ -33,7 +32,7 @@ def configured_size(pws, others, cap, processors):
     return min(cap, max(1.0, np.floor(w / (others + w) * processors + 0.5)))
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def configure(j, options, columns, state, sc, work):
     """Size of arriving job ``j``: :func:`configured_size` with ``S`` the sizes of the jobs before it."""
     others = 0.0
@@ -42,7 +41,7 @@ def configure(j, options, columns, state, sc, work):
     work.sizes[j] = configured_size(columns.pws[j], others, columns.cap[j], options.processors)
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _kernel(arrivals, columns, options, state, batches, log, scalars, work):
     run_events(arrivals, columns, options, state, batches, log, scalars, work, configure, _slices.time_slice)
 

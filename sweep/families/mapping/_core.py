@@ -32,14 +32,15 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-import numba
 import numpy as np
+
+from sweep._numba import jit
 
 Arrays = namedtuple("Arrays", ["exec_time", "pstart", "psrc", "pdata", "sstart", "sdst", "sdata",
                                "route_bw", "rstart", "rchan", "contention", "topo", "channels"])
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _sort_inputs(t, a, finish, buf):
     """Indices into ``psrc`` of ``t``'s inputs in ``buf[:k]``, by sender finish then sender index."""
     k = 0
@@ -58,7 +59,7 @@ def _sort_inputs(t, a, finish, buf):
     return k
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _first_after(c, t, chan_f, chan_n):
     """Index of channel c's first reservation ending after t (reservations are disjoint and sorted)."""
     lo = 0
@@ -72,7 +73,7 @@ def _first_after(c, t, chan_f, chan_n):
     return lo
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _fit(r0, r1, rchan, t, duration, chan_s, chan_f, chan_n):
     """Earliest time >= t at which every channel of the route is free for ``duration``; and ops."""
     ops = 0
@@ -89,7 +90,7 @@ def _fit(r0, r1, rchan, t, duration, chan_s, chan_f, chan_n):
     return t, ops
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _reserve(c, s, f, chan_s, chan_f, chan_n):
     """Insert [s, f) into channel c's sorted reservations; its index, or -1 when the table is full."""
     n = chan_n[c]
@@ -105,7 +106,7 @@ def _reserve(c, s, f, chan_s, chan_f, chan_n):
     return i
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _unreserve(c, i, chan_s, chan_f, chan_n):
     n = chan_n[c] - 1
     for j in range(i, n):
@@ -114,7 +115,7 @@ def _unreserve(c, i, chan_s, chan_f, chan_n):
     chan_n[c] = n
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, commit, log_c, log_i):
     """Time at which all inputs of ``t`` are on ``p`` (module docstring), operations, and whether
     a channel's reservation table overflowed (the caller grows it and starts again).
@@ -162,7 +163,7 @@ def _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, commit, log_c, lo
     return ready, ops, full
 
 
-@numba.njit(cache=True)
+@jit()
 def _execute(order, proc, a, start, finish, proc_free, chan_s, chan_f, chan_n, buf, log_c, log_i):
     """Run the mapping ``proc`` in the global ``order``; fill ``start``/``finish``.
 
@@ -183,7 +184,7 @@ def _execute(order, proc, a, start, finish, proc_free, chan_s, chan_f, chan_n, b
     return ops
 
 
-@numba.njit(cache=True)
+@jit()
 def _upward_rank(a, wbar, cbar):
     """Topcuoglu et al. 2002 eq. (3): rank_u(t) = w̄_t + max over successors (c̄ data + rank_u)."""
     m = wbar.shape[0]
@@ -197,7 +198,7 @@ def _upward_rank(a, wbar, cbar):
     return rank
 
 
-@numba.njit(cache=True)
+@jit()
 def _downward_rank(a, wbar, cbar):
     """Topcuoglu et al. 2002 eq. (4): rank_d(t) = max over predecessors (rank_d + w̄ + c̄ data)."""
     m = wbar.shape[0]
@@ -212,7 +213,7 @@ def _downward_rank(a, wbar, cbar):
     return rank
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _data_ready(t, p, a, proc, finish):
     """Contention-free arrival of all inputs of ``t`` on ``p`` (the list schedulers' estimate)."""
     ready = 0.0
@@ -226,7 +227,7 @@ def _data_ready(t, p, a, proc, finish):
     return ready
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _gap(p, ready, w, slot_s, slot_f, count):
     """Insertion policy (Topcuoglu et al. 2002 §4.1): earliest idle gap of length w from ``ready``.
 
@@ -241,7 +242,7 @@ def _gap(p, ready, w, slot_s, slot_f, count):
     return max(ready, prev), count[p], count[p] + 1
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _insert(p, i, s, f, slot_s, slot_f, slot_t, count, t):
     for j in range(count[p], i, -1):
         slot_s[p, j] = slot_s[p, j - 1]
@@ -253,7 +254,7 @@ def _insert(p, i, s, f, slot_s, slot_f, slot_t, count, t):
     count[p] += 1
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _place_earliest_finish(t, only, a, proc, start, finish, slot_s, slot_f, slot_t, count):
     """Put task ``t`` where insertion gives it the earliest finish (Topcuoglu et al. 2002 §4.1,
     HEFT's and CPOP's processor selection): on any processor, or on ``only`` when ``only >= 0``

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.families.mapping._core import _downward_rank, _upward_rank
 from sweep.families.mapping._instance import Instance
 from sweep.families.mapping._policy import Plan
@@ -49,7 +49,7 @@ def plan_of(proc: np.ndarray, start: np.ndarray, finish: np.ndarray, ops: int) -
     return Plan(proc=proc, key=start, ops=int(ops), planned=float(finish.max()))
 
 
-@numba.njit(cache=True)
+@jit()
 def entry_tasks(a, waiting, ready):
     """Count each task's predecessors into ``waiting``; list the entry tasks in ``ready``; return how many."""
     nready = 0
@@ -61,7 +61,7 @@ def entry_tasks(a, waiting, ready):
     return nready
 
 
-@numba.njit(cache=True)
+@jit()
 def pop_highest(ready, nready, prio):
     """Remove and return the ready task of highest ``prio`` (the lowest index among equals).
 
@@ -75,7 +75,7 @@ def pop_highest(ready, nready, prio):
     return take(ready, nready, k)
 
 
-@numba.njit(cache=True)
+@jit()
 def take(ready, nready, k):
     """Remove and return the ``k``-th ready task: ``(task, nready)``; the list's last entry fills the gap."""
     t = ready[k]
@@ -84,7 +84,7 @@ def take(ready, nready, k):
     return t, nready
 
 
-@numba.njit(cache=True)
+@jit()
 def release_successors(a, t, waiting, ready, nready):
     """``t`` is placed: its successors whose last predecessor it was become ready; return ``nready``."""
     for e in range(a.sstart[t], a.sstart[t + 1]):

@@ -78,9 +78,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.families import param
 from sweep.families.mapping._instance import Instance
 from sweep.families.mapping._policy import Plan, mapping_policy
@@ -125,7 +125,7 @@ class RepGraph:
         return [np.sort(self.order[f:f + int(s)]) for f, s in zip(self.first, self.params[:, 0], strict=True)]
 
 
-@numba.njit(cache=True)
+@jit()
 def _cnug(speed, la, lb, bw, params, parent):
     """Fig. 2 on the system graph (module docstring). Fills ``params`` and ``parent`` (2N - 1 rows at
     most); returns (clusters made, layers, operations)."""
@@ -229,7 +229,7 @@ def _cnug(speed, la, lb, bw, params, parent):
     return count, layers, ops
 
 
-@numba.njit(cache=True)
+@jit()
 def _clustering_order(parent, ranked, n, order, first):
     """Processors in depth-first order of the cluster tree, sub-clusters in ``ranked`` order (larger
     first): every Rep cluster is a contiguous run, so a split keeps its best-connected sub-clusters
@@ -296,7 +296,7 @@ class SpecGraph:
     spec: np.ndarray
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -304,14 +304,14 @@ def _find(parent, x):
     return x
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _union(parent, x, y):
     rx, ry = _find(parent, x), _find(parent, y)
     if rx != ry:
         parent[max(rx, ry)] = min(rx, ry)
 
 
-@numba.njit(cache=True)
+@jit()
 def _layers(a, layer):
     """Each task's depth: the longest path in edges from an entry task."""
     for i in range(a.topo.shape[0]):
@@ -322,7 +322,7 @@ def _layers(a, layer):
         layer[t] = depth
 
 
-@numba.njit(cache=True)
+@jit()
 def _cndg(a, src, dst, edge_order, layer, chains, into, spec):
     """Fig. 3 on the task graph (module docstring): embedding over the edges in ``edge_order`` (by
     layer of the receiver, receiver, sender), then merging of each layer's siblings and co-parents.
@@ -394,7 +394,7 @@ def _cluster(inst: Instance, params: ClusterMParams) -> tuple[tuple[SpecGraph, R
 
 # --------------------------------------------------------------------------- mapping (Fig. 4)
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _mark(p, used, busy, parent):
     """Processor ``p`` gets work in this layer: no Rep cluster holding it is free any more; return
     1 if it was free."""
@@ -408,7 +408,7 @@ def _mark(p, used, busy, parent):
     return 1
 
 
-@numba.njit(cache=True)
+@jit()
 def _part(k, weight, send_proc, send_data, nsend, route_bw, rep, position, head, split_smallest,
           used, busy, out):
     """The processors matched to a Spec cluster asking for ``k`` of them (module docstring), in
@@ -454,7 +454,7 @@ def _part(k, weight, send_proc, send_data, nsend, route_bw, rep, position, head,
     return taken, ops
 
 
-@numba.njit(cache=True)
+@jit()
 def _place(members, weight, task_weight, send_proc, send_data, nsend, part, speed, inequality, mean_bw, proc):
     """Whole onto one processor (a one-processor part, or the Inequality), else round robin:
     tasks heaviest first over the part's processors fastest first."""
@@ -490,7 +490,7 @@ def _place(members, weight, task_weight, send_proc, send_data, nsend, part, spee
         proc[heavy_first[i]] = fast_first[i % fast_first.shape[0]]
 
 
-@numba.njit(cache=True)
+@jit()
 def _map_layers(a, task_weight, speed, layer, into, spec, rep, parent, f_one, mean_speed, inequality,
                 split_smallest, mean_bw, proc):
     """Fig. 4 (module docstring), top down, one layer at a time; fills ``proc``; returns operations."""

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.families.mapping._core import _place_earliest_finish
 from sweep.families.mapping._instance import Instance
 from sweep.families.mapping._lists import (
@@ -41,7 +41,7 @@ from sweep.families.mapping._policy import Plan, mapping_policy
 RTOL = 1e-9
 
 
-@numba.njit(cache=True)
+@jit()
 def _critical_successor(a, k, wbar, cbar, rank_d, prio, cp):
     """The successor of ``k`` that continues the critical path (Topcuoglu et al. 2002 §4.2, Fig. 4;
     module docstring): priority |CP| and rank_d(j) = rank_d(k) + w̄_k + c̄_kj, both within
@@ -56,7 +56,7 @@ def _critical_successor(a, k, wbar, cbar, rank_d, prio, cp):
     return nxt, a.sstart[k + 1] - a.sstart[k]
 
 
-@numba.njit(cache=True)
+@jit()
 def _critical_path(a, wbar, cbar, rank_d, prio, on_cp):
     """Mark the critical path in ``on_cp`` (Topcuoglu et al. 2002 §4.2, Fig. 4; module docstring);
     return its processor and the ops spent."""
@@ -83,7 +83,7 @@ def _critical_path(a, wbar, cbar, rank_d, prio, on_cp):
     return cp_proc, ops
 
 
-@numba.njit(cache=True)
+@jit()
 def _cpop(a, prio, on_cp, cp_proc, proc, start, finish, slot_s, slot_f, slot_t, count):
     m = a.exec_time.shape[0]
     waiting = np.zeros(m, dtype=np.int64)

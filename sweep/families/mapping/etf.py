@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.families.mapping._core import _data_ready
 from sweep.families.mapping._instance import Instance
 from sweep.families.mapping._lists import entry_tasks, release_successors, static_level, take
 from sweep.families.mapping._policy import Plan, mapping_policy
 
 
-@numba.njit(cache=True)
+@jit()
 def _etf(a, level, proc, start, finish, seq):
     """Place the tasks (module docstring); returns the operations done.
 

@@ -18,16 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.families.mapping._core import _place_earliest_finish
 from sweep.families.mapping._instance import Instance
 from sweep.families.mapping._lists import plan_of, priority_order, slots, upward_rank
 from sweep.families.mapping._policy import Plan, mapping_policy
 
 
-@numba.njit(cache=True)
+@jit()
 def _heft(order, a, proc, start, finish, slot_s, slot_f, slot_t, count):
     """Place the tasks of ``order`` one by one at their earliest finish (insertion); return ops."""
     ops = 0

@@ -46,9 +46,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 
+from sweep._numba import jit
 from sweep.families import param
 from sweep.families.mapping._core import _data_ready, _place, _sort_inputs
 from sweep.families.mapping._instance import Instance, channel_tables
@@ -74,7 +74,7 @@ class MHParams:
                             doc="links as busy-until times (routing tables), or as the executor sees them")
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _arrival_by_tables(t, p, a, proc, finish, busy, buf, commit, log_c, log_v):
     """Time at which all inputs of ``t`` are on ``p`` when each channel is one busy-until time
     (module docstring), and the operations done; with ``commit`` the times are kept."""
@@ -107,7 +107,7 @@ def _arrival_by_tables(t, p, a, proc, finish, busy, buf, commit, log_c, log_v):
     return ready, ops
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _arrival(t, p, commit, exact, a, proc, finish, chan_s, chan_f, chan_n, busy, buf, log_c, log_i, log_v):
     """When all inputs of ``t`` are on ``p`` under the ``contention`` reading (``exact``: the
     executor's reservations; else the routing tables' busy-until times), the operations done, and
@@ -118,7 +118,7 @@ def _arrival(t, p, commit, exact, a, proc, finish, chan_s, chan_f, chan_n, busy,
     return ready, ops, False
 
 
-@numba.njit(cache=True)
+@jit()
 def _mh(a, prio, by_finish, exact, proc, start, finish, seq, proc_free, chan_s, chan_f, chan_n, busy, buf,
         log_c, log_i, log_v):
     """Place the tasks (module docstring); returns the operations done, or -1 when a channel's

@@ -26,7 +26,7 @@ policy's queue-order hook (:func:`submit_order` and :func:`order_queue`).
 kernel in each policy's file, so the pass and the order hook are compile-time
 constants there: numba's on-disk cache cannot hold a kernel that receives a
 compiled function at run time. Every kernel is compiled without reference
-counting (:data:`sweep.families._numba.NO_REFCOUNT`) and allocates nothing:
+counting (:data:`sweep._numba.NO_REFCOUNT`) and allocates nothing:
 the passes' work room comes with their state.
 The functions called at every event (:func:`advance`, :func:`start_job`,
 :func:`start_heads`, :func:`drop_started`, :func:`running_profile`,
@@ -58,10 +58,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
-from sweep.families._numba import record
+from sweep._numba import jit, record
 
 #: The loop's counters, one record: the next job to arrive, jobs waiting, jobs running,
 #: processors free now.
@@ -107,7 +107,7 @@ def new_state(n: int, processors: int) -> RigidState:
                       np.empty(room), np.empty(room, np.int64), np.empty(n))
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def run(jobs, state, aux, step, order):
     """The event loop of every policy (module docstring): ``step`` is the policy's pass."""
     t, done, new = advance(np.inf, jobs, state)
@@ -116,7 +116,7 @@ def run(jobs, state, aux, step, order):
         t, done, new = advance(wake, jobs, state)
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def advance(wake, jobs, state):
     """Move to the next distinct event time ``t`` and apply its events.
 
@@ -157,7 +157,7 @@ def advance(wake, jobs, state):
     return t, kept < nr, new
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def start_job(j, t, jobs, state):
     """Start job ``j`` at ``t``: it joins the running list (kept sorted by requested end).
 
@@ -176,7 +176,7 @@ def start_job(j, t, jobs, state):
     c.free -= jobs.procs[j]
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def drop_started(state):
     """Remove the jobs that have started from the queue, keeping the queue's order."""
     start, queue = state.start, state.queue
@@ -189,7 +189,7 @@ def drop_started(state):
     c.waiting = kept
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def start_heads(t, jobs, state):
     """Start queue heads in queue order while they fit now; returns how many started.
 
@@ -205,7 +205,7 @@ def start_heads(t, jobs, state):
     return h
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def start_reserved(t, reserved, jobs, state):
     """Start every waiting job whose reserved start is ``t``; return the next reserved start.
 
@@ -228,7 +228,7 @@ def start_reserved(t, reserved, jobs, state):
 # --- queue order ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@jit()
 def submit_order(t, j, submit, requested, procs, priority):
     """The order hook of FCFS order: the job's index (:func:`order_queue` then does nothing).
 
@@ -268,19 +268,19 @@ def _order_queue(t, jobs, state, order):
     return _sort_by_key
 
 
-@njit(cache=True)
+@jit()
 def _before(key, queue, a, b):
     """Whether queue position ``a`` comes before ``b``: lower key, then lower job index."""
     return key[a] < key[b] or (key[a] == key[b] and queue[a] < queue[b])
 
 
-@njit(cache=True)
+@jit()
 def _swap(key, queue, a, b):
     key[a], key[b] = key[b], key[a]
     queue[a], queue[b] = queue[b], queue[a]
 
 
-@njit(cache=True)
+@jit()
 def _sift_down(key, queue, root, end):
     """Restore the max-heap below ``root`` in positions ``[0, end)``."""
     while 2 * root + 1 < end:
@@ -293,7 +293,7 @@ def _sift_down(key, queue, root, end):
         root = child
 
 
-@njit(cache=True)
+@jit()
 def sort_queue(key, queue, n):
     """Sort ``queue[:n]`` with its ``key[:n]`` by (key, job), in place: heapsort, no allocation.
 
@@ -315,7 +315,7 @@ def sort_queue(key, queue, n):
 # --- availability profiles -----------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def running_profile(t, jobs, state):
     """Free processors from ``t`` on if only the running jobs held any; returns its length.
 
@@ -341,7 +341,7 @@ def running_profile(t, jobs, state):
     return m
 
 
-@njit(cache=True)
+@jit()
 def _fit_from(times, free, m, n, duration, k, s):
     """The earliest time ``>= s``, ``s`` within profile step ``k``, from which ``n`` processors
     stay free for ``duration`` (the scan :func:`earliest_fit` and :func:`earliest_fit_from` share)."""
@@ -359,20 +359,20 @@ def _fit_from(times, free, m, n, duration, k, s):
         s = times[k]
 
 
-@njit(cache=True)
+@jit()
 def earliest_fit(times, free, m, n, duration):
     """The earliest profile time from which ``n`` processors stay free for ``duration``."""
     return _fit_from(times, free, m, n, duration, 0, times[0])
 
 
-@njit(cache=True)
+@jit()
 def earliest_fit_from(times, free, m, n, duration, lo):
     """The earliest time ``>= lo`` (``lo`` >= the profile's start) from which ``n`` processors
     stay free for ``duration``: :func:`earliest_fit` with a lower bound."""
     return _fit_from(times, free, m, n, duration, _step(times, m, lo), lo)
 
 
-@njit(cache=True)
+@jit()
 def _first_at_or_after(times, m, x):
     """The first index ``k < m`` with ``times[k] >= x``, or ``m`` (a binary search: the profile's
     times are sorted and never NaN, which ``np.searchsorted`` would have to check)."""
@@ -386,14 +386,14 @@ def _first_at_or_after(times, m, x):
     return lo
 
 
-@njit(cache=True)
+@jit()
 def _step(times, m, x):
     """Index of the profile step containing ``x`` (``x`` >= the profile's start)."""
     k = _first_at_or_after(times, m, x)
     return k if k < m and times[k] == x else k - 1
 
 
-@njit(cache=True)
+@jit()
 def fits_at(times, free, m, s, n, duration):
     """Whether ``n`` processors stay free over ``[s, s + duration)`` (``s`` >= the start)."""
     k = _step(times, m, s)
@@ -405,7 +405,7 @@ def fits_at(times, free, m, s, n, duration):
     return True
 
 
-@njit(cache=True)
+@jit()
 def _open_at(times, free, m, k, x, value):
     """Insert a breakpoint at ``x`` as index ``k`` with ``value`` free processors."""
     for i in range(m, k, -1):
@@ -416,7 +416,7 @@ def _open_at(times, free, m, k, x, value):
     return m + 1
 
 
-@njit(cache=True)
+@jit()
 def add_interval(times, free, m, s, e, delta):
     """Add ``delta`` free processors over ``[s, e)`` (``s`` >= the profile's start).
 

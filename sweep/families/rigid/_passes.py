@@ -62,14 +62,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from sweep._numba import jit
 from sweep.families.rigid import _core
 from sweep.families.rigid._core import Columns
 from sweep.families.rigid._policy import Discipline
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def fcfs_pass(t, done, new, jobs, state, aux, order):
     """FCFS in the hook's order (module docstring)."""
     _core.order_queue(t, jobs, state, order)
@@ -78,7 +78,7 @@ def fcfs_pass(t, done, new, jobs, state, aux, order):
     return np.inf
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def easy_pass(t, done, new, jobs, state, aux, order):
     """EASY backfilling in the hook's order (module docstring)."""
     _core.order_queue(t, jobs, state, order)
@@ -118,7 +118,7 @@ def _reservations(jobs: Columns, params: object) -> Reservations:
     return Reservations(np.full(n, np.nan), np.full(n, np.nan))
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def conservative_pass(t, done, new, jobs, state, aux, order):
     """Conservative backfilling (module docstring): reserve, compress and start at ``t``.
 

@@ -16,7 +16,7 @@ usually through :func:`rigid_policy`, from
   pass and the order hook as compile-time constants (numba's on-disk cache
   cannot hold a kernel that receives a compiled function at run time)::
 
-      @njit(cache=True, **NO_REFCOUNT)
+      @jit(**NO_REFCOUNT)
       def _run(jobs, state, aux):
           _core.run(jobs, state, aux, _passes.easy_pass, _shortest_requested)
 

@@ -149,8 +149,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from sweep._numba import jit
 from sweep.families import param
 from sweep.families.rigid import _core
 from sweep.families.rigid._core import Columns
@@ -293,7 +293,7 @@ def slack_aux(jobs: Columns, params: SlackParams) -> Slack:
                  np.array([0.0, 0.0 if params.awt_estimate == "fixed" else 1.0]))
 
 
-@njit(cache=True)
+@jit()
 def _priority_slack(base, sp, sf, awt):
     """§2.2: ``p = (UP + PP + SP)/3`` and ``s0 = (1 − p)·SF·AWT``; PP = −∞ gives s0 = ∞."""
     if base == -np.inf:
@@ -302,13 +302,13 @@ def _priority_slack(base, sp, sf, awt):
     return p, (1.0 - p) * sf * awt
 
 
-@njit(cache=True)
+@jit()
 def _power(x, a):
     """``x ** a`` without the call when ``a == 1`` (the default exponents): the same number."""
     return x if a == 1.0 else x ** a
 
 
-@njit(cache=True)
+@jit()
 def _price_terms(w, nw, p_new, procs, p, s0, s, weights, plan):
     """For one insertion (of a job of priority ``p_new``, NaN for the dummy timeless job:
     ratio 1), the factors of each waiting job's cost (§2.3) that do not depend on its delay:
@@ -329,7 +329,7 @@ def _price_terms(w, nw, p_new, procs, p, s0, s, weights, plan):
     return monotone
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _cost(i, delay, plan, alpha_t):
     """§2.3: the cost of moving job ``i`` by ``delay`` (:func:`_price_terms` of the insertion).
     A job over quota (``s0 = ∞``) costs nothing to move."""
@@ -339,7 +339,7 @@ def _cost(i, delay, plan, alpha_t):
             * plan.fairness_term[i])
 
 
-@njit(cache=True)
+@jit()
 def _order(w, nw, te, procs, req, p, plan, alpha_t, heuristic, order, key):
     """The waiting jobs ``w[:nw]`` in the heuristic's order into ``order[:nw]`` (ties: arrival,
     as ``w`` is in arrival order): a stable insertion sort by ``key``, in place."""
@@ -364,7 +364,7 @@ def _order(w, nw, te, procs, req, p, plan, alpha_t, heuristic, order, key):
         order[pos] = i
 
 
-@njit(cache=True)
+@jit()
 def _slots(w, nw, m0, times, te, req, slots):
     """The candidate slots of an insertion, ascending, into ``slots``; returns how many
     (duplicates included: the caller skips them). The running profile's times
@@ -383,7 +383,7 @@ def _slots(w, nw, m0, times, te, req, slots):
     return n
 
 
-@njit(cache=True)
+@jit()
 def _copy(t_from, f_from, t_to, f_to, m):
     for k in range(m):
         t_to[k] = t_from[k]
@@ -391,7 +391,7 @@ def _copy(t_from, f_from, t_to, f_to, m):
     return m
 
 
-@njit(cache=True)
+@jit()
 def _merge(tb, fb, mb, ta, ua, ma, t2, f2):
     """The profile ``fb − ua`` into ``t2``, ``f2``: free processors ``tb``/``fb`` less those
     used in ``ta``/``ua`` (both start at the same time); returns its length."""
@@ -412,7 +412,7 @@ def _merge(tb, fb, mb, ta, ua, ma, t2, f2):
     return m
 
 
-@njit(cache=True)
+@jit()
 def _delay(times, used, m, delay):
     """Shift the profile of used processors ``times``/``used`` (from ``times[0]`` on) by
     ``delay``: nothing is used before ``times[0] + delay``. Returns its new length."""
@@ -425,20 +425,20 @@ def _delay(times, used, m, delay):
     return m + 1
 
 
-@njit(cache=True)
+@jit()
 def _beyond(price, rest, best, scale):
     """Whether a price of at least ``price + rest`` is above ``best`` by more than any rounding
     of the sums (``scale``: the sum of the magnitudes of the lower bounds in ``rest``)."""
     return price + rest > best + 1e-9 * (scale + abs(price) + abs(best))
 
 
-@njit(cache=True)
+@jit()
 def _slot_price(ts, t, n_j, weights):
     """§2.3: the price of starting the new job (``n_j`` processors) at ``ts`` rather than now."""
     return _power(ts - t, weights.alpha_t) * _power(float(n_j), weights.alpha_u)
 
 
-@njit(cache=True)
+@jit()
 def _by_start(order, nw, te, by_start):
     """The positions ``0..nw-1`` of ``order`` by scheduled start into ``by_start``."""
     for k in range(nw):
@@ -450,7 +450,7 @@ def _by_start(order, nw, te, by_start):
         by_start[pos] = k
 
 
-@njit(cache=True)
+@jit()
 def _bounds(nw, m0, times, free, plan, req, procs, clamp, alpha_t, monotone):
     """A lower bound of each waiting job's cost into ``plan.key`` (by position in ``plan.order``):
     its cost if it started at its earliest start beside the running jobs alone, or at its own
@@ -468,7 +468,7 @@ def _bounds(nw, m0, times, free, plan, req, procs, clamp, alpha_t, monotone):
     return total, scale
 
 
-@njit(cache=True)
+@jit()
 def _cores(plan, nw, t, ts, d_j, req, procs):
     """The processors that the waiting jobs from ``ts`` on not marked ``movable`` hold in every
     candidate schedule from ``ts`` on, into ``plan.tc``, ``plan.uc`` (used from ``t`` on);
@@ -483,7 +483,7 @@ def _cores(plan, nw, t, ts, d_j, req, procs):
     return mc
 
 
-@njit(cache=True)
+@jit()
 def _hold_core(times, counts, m, i, plan, d_j, req, procs, sign):
     """Add (``sign = 1``) or release (``-1``) job ``i``'s core in a profile of ``counts``
     (processors used, or free with ``sign`` reversed); returns the profile's length."""
@@ -492,13 +492,13 @@ def _hold_core(times, counts, m, i, plan, d_j, req, procs, sign):
     return _core.add_interval(times, counts, m, plan.te[i] + d_j, plan.te[i] + req[i], sign * procs[i])
 
 
-@njit(cache=True)
+@jit()
 def _fits_earlier(t2, f2, m, i, te, req, procs):
     """Whether job ``i`` fits before its scheduled start in the free profile ``t2``/``f2``."""
     return _core.earliest_fit(t2, f2, m, procs[i], req[i]) < te[i]
 
 
-@njit(cache=True)
+@jit()
 def _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs):
     """Which waiting jobs from ``ts`` on may move up in a candidate schedule from ``ts`` on
     (module docstring), in ``plan.movable`` by position. Returns the length of the cores'
@@ -541,7 +541,7 @@ def _prove_stuck(plan, nw, mb, mc, t, ts, d_j, req, procs):
     return mc, m
 
 
-@njit(cache=True)
+@jit()
 def _stuck_bounds(plan, nw, m, ts, rest, req, procs, alpha_t):
     """Tighten the lower bounds of the costs of the jobs from ``ts`` on after
     :func:`_prove_stuck` (``m``: the length of the profile it leaves in ``plan.t2``):
@@ -563,7 +563,7 @@ def _stuck_bounds(plan, nw, m, ts, rest, req, procs, alpha_t):
     return rest, n_movable
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def _compress_delayed(plan, nw, m, ts, d_j, price, rest, best, scale, req, procs, alpha_t, clamp,
                       quota, tie_moved):
     """Compress the waiting jobs delayed from ``ts`` (§2.4), in the heuristic's order, each to its
@@ -596,7 +596,7 @@ def _compress_delayed(plan, nw, m, ts, d_j, price, rest, best, scale, req, procs
     return price, moved
 
 
-@njit(cache=True)
+@jit()
 def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, clamp, tie_moved,
             regain):
     """insert(j) of §2.1/§2.4, or the dummy timeless job when ``j < 0`` (module docstring).
@@ -692,7 +692,7 @@ def _insert(j, t, w, nw, m0, times, free, plan, req, procs, weights, heuristic, 
         te[j] = best_ts
 
 
-@njit(cache=True)
+@jit()
 def _compress(w, nw, m0, times, free, t2, f2, te, req, procs):
     """Conservative backfilling's compression (:mod:`~sweep.families.rigid._passes`): every
     waiting job in submit order to its earliest feasible start, never later than before.
@@ -713,7 +713,7 @@ def _compress(w, nw, m0, times, free, t2, f2, te, req, procs):
         te[i] = start
 
 
-@njit(cache=True, inline="always")
+@jit(inline="always")
 def slack_pass(t, done, new, jobs, state, aux, order):
     """The slack pass (module docstring); ``order`` is submit order."""
     return _slack(t, aux.completion if done else TICK, new, jobs, state, aux.plan, aux.weights,
@@ -721,7 +721,7 @@ def slack_pass(t, done, new, jobs, state, aux, order):
                   aux.running_awt)
 
 
-@njit(cache=True)
+@jit()
 def _slack(t, completion, new, jobs, state, plan, weights, sf, awt, heuristic, clamp, tie_moved, regain,
            running_awt):
     """Re-plan for the completions (``completion``: REMOVE, COMPRESS or TICK, which re-plans

@@ -7,14 +7,12 @@ enough processors are free; the first job that does not fit blocks all others
 
 from __future__ import annotations
 
-from numba import njit
-
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.rigid import _core, _passes
 from sweep.families.rigid._policy import rigid_policy
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
     _core.run(jobs, state, aux, _passes.fcfs_pass, _core.submit_order)
 

@@ -11,20 +11,18 @@ ones.
 
 from __future__ import annotations
 
-from numba import njit
-
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.rigid import _core, _passes
 from sweep.families.rigid._policy import rigid_policy
 
 
-@njit(cache=True)
+@jit()
 def _largest_expansion(t, j, submit, requested, procs, priority):
     """Order hook: minus the expansion factor ``(t − submit + requested) / requested``."""
     return -(t - submit[j] + requested[j]) / requested[j]
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
     _core.run(jobs, state, aux, _passes.easy_pass, _largest_expansion)
 

@@ -10,20 +10,18 @@ job scheduling performance"), with user estimates as the requested times.
 
 from __future__ import annotations
 
-from numba import njit
-
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.rigid import _core, _passes
 from sweep.families.rigid._policy import rigid_policy
 
 
-@njit(cache=True)
+@jit()
 def _shortest_requested(t, j, submit, requested, procs, priority):
     """Order hook: the requested time, shortest first."""
     return requested[j]
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
     _core.run(jobs, state, aux, _passes.easy_pass, _shortest_requested)
 

@@ -9,15 +9,13 @@ whose defaults are the paper's §3.2 run.
 
 from __future__ import annotations
 
-from numba import njit
-
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.rigid import _core, _slack
 from sweep.families.rigid._policy import rigid_policy
 from sweep.families.rigid._slack import HEURISTICS, SlackParams
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
     _core.run(jobs, state, aux, _slack.slack_pass, _core.submit_order)
 

@@ -10,14 +10,12 @@ times. Large jobs rise fast once they wait long relative to their length.
 
 from __future__ import annotations
 
-from numba import njit
-
-from sweep.families._numba import NO_REFCOUNT
+from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.rigid import _core, _passes
 from sweep.families.rigid._policy import rigid_policy
 
 
-@njit(cache=True)
+@jit()
 def _wfp3(t, j, submit, requested, procs, priority):
     """Order hook: minus ``(wait / requested)^3 · procs``, the cube as two products (any Python
     or numba power function would do, but must be the same in the slow reference)."""
@@ -25,7 +23,7 @@ def _wfp3(t, j, submit, requested, procs, priority):
     return -(r * r * r) * procs[j]
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
     _core.run(jobs, state, aux, _passes.easy_pass, _wfp3)
 
