@@ -219,6 +219,15 @@ def build_axes(cfg: DictConfig, sampled: Sequence[str] = ()) -> tuple[Axis, ...]
     return tuple(Axis(d, k, tuple(values[k])) for d, k in zip(dims, keys, strict=True))
 
 
+def axes_of(cfg: DictConfig) -> tuple[Axis, ...]:
+    """The grid axes of a composed config as :func:`expand` makes them, less a design's ``sample``
+    axis, without composing any group option or checking any point (cheap: no Hydra compose)."""
+    design = cfg.get("design")
+    options = OmegaConf.to_container(design, resolve=True) if design is not None else None
+    _, _, ranges = _sample_design(options or {"name": "grid"})
+    return build_axes(cfg, tuple(ranges))
+
+
 def _set_key(config: dict[str, Any], key: str, value: Any) -> None:
     """Set a dotted key, copying the dicts on its path (points share everything else)."""
     *parents, leaf = key.split(".")

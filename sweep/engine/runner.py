@@ -75,6 +75,8 @@ def batches(tasks: Sequence[Task], size: int) -> Iterator[Sequence[Task]]:
 #: Tasks per batch at most: simulations (seconds each, balanced over the workers by small
 #: batches) and closed forms (microseconds each, where a batch's own cost must be shared by many).
 MAX_BATCH = {"simulation": 64, "analytic": 4096}
+#: How many of a sweep's longest tasks it reports (:attr:`FinishedSweep.longest_tasks`).
+LONGEST_KEPT = 5
 
 
 def batch_size(tasks: int, workers: int, requested: int | None, analytic: bool = False) -> int:
@@ -105,13 +107,16 @@ class PreparedSweep:
 @dataclass
 class FinishedSweep:
     """A sweep written to ``output``; ``compute_seconds`` is the time its tasks took in the workers
-    (this run's and the checkpoint's), ``figures`` the figure files written beside it."""
+    (this run's and the checkpoint's), ``figures`` the figure files written beside it, and
+    ``longest_tasks`` the :data:`LONGEST_KEPT` longest tasks of this run."""
 
     label: str
     dataset: xr.Dataset
     output: Path
     compute_seconds: float
     figures: list[Path]
+    #: The longest tasks of this run, longest first: (seconds, the point and replication).
+    longest_tasks: list[tuple[float, str]] = dataclasses.field(default_factory=list)
 
 
 def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "") -> PreparedSweep:
@@ -185,6 +190,7 @@ class _ManySweeps:
                         for s in self.sweeps]
         self.counts = [np.zeros(s.grid.size, dtype=np.int64) for s in self.sweeps]
         self.compute_seconds = [0.0] * len(self.sweeps)
+        self.longest: list[list[tuple[float, int, int]]] = [[] for _ in self.sweeps]
         for i, prepared in enumerate(self.sweeps):
             self._receive(i, prepared.done)
         self.unique: Sequence[Task] = []
@@ -211,6 +217,20 @@ class _ManySweeps:
         touched = np.unique(batch.index)
         return int(np.count_nonzero(counts[touched] == self.sweeps[i].cfg.replications))
 
+    def _keep_longest(self, i: int, batch: RecordBatch) -> None:
+        """Sweep ``i``'s :data:`LONGEST_KEPT` longest tasks so far, given a batch of its records."""
+        rows = np.argsort(-batch.seconds, kind="stable")[:LONGEST_KEPT]
+        tasks = [(float(batch.seconds[r]), int(batch.index[r]), int(batch.replication[r])) for r in rows]
+        self.longest[i] = sorted(self.longest[i] + tasks, reverse=True)[:LONGEST_KEPT]
+
+    def longest_tasks(self, i: int) -> list[tuple[float, str]]:
+        """Sweep ``i``'s longest tasks of this run: seconds, and the point and replication."""
+        prepared = self.sweeps[i]
+        first = int(prepared.cfg.first_replication)
+        return [(seconds, f"{prepared.grid.point(index).label(prepared.grid.axes)}, "
+                          f"replication={first + replication}")
+                for seconds, index, replication in self.longest[i] if seconds > 0]
+
     def execute(self, started: float) -> dict[int, FinishedSweep]:
         engine, cfg = self.sweeps[0].cfg.engine, self.sweeps[0].cfg
         analytic = all(s.cfg.model == "analytic" for s in self.sweeps)
@@ -232,6 +252,7 @@ class _ManySweeps:
                 for i, part in self._with_copies(batch):
                     self.sweeps[i].checkpoint.add(part)
                     done_points += self._receive(i, part)
+                    self._keep_longest(i, part)
                     touched.add(i)
                 progress.update(done_points, int(batch.work.sum()))
                 for i in sorted(touched):
@@ -267,7 +288,8 @@ class _ManySweeps:
         line = summary_line(dataset, grid, cfg.replications, len(prepared.tasks), len(prepared.done),
                             time.perf_counter() - started, prepared.output, figures)
         print(f"{line} [{prepared.label}]" if prepared.label else line, file=sys.stderr)
-        return FinishedSweep(prepared.label, dataset, prepared.output, self.compute_seconds[i], figures)
+        return FinishedSweep(prepared.label, dataset, prepared.output, self.compute_seconds[i], figures,
+                             self.longest_tasks(i))
 
 
 def _with_sweep(tasks: Sequence[Task], sweep: int) -> Sequence[Task]:

@@ -109,6 +109,8 @@ def _reusable(output: Path, config_yaml: str):
 
 #: The entry of ``runs.json`` that keeps the wall time, memory and command of the last run that computed.
 RUN_KEY = "_run"
+#: How many of the run's longest tasks it prints and keeps in ``runs.json``, with preset and point.
+LONGEST_SHOWN = 5
 
 
 def _memory_text() -> str:
@@ -174,9 +176,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if failed is not None:
         return failed
     if runner.computed:
+        longest = sorted(runner.longest, reverse=True)[:LONGEST_SHOWN]
         runner.runs[RUN_KEY] = [*_invocations(runner.runs),
                                 {"wall_seconds": time.perf_counter() - started, "memory": _memory_text(),
-                                 "command": shlex.join(["sweep-reproduce", *argv])}]
+                                 "command": shlex.join(["sweep-reproduce", *argv]),
+                                 "longest_tasks": [[round(seconds, 2), task] for seconds, task in longest]}]
+        print("sweep-reproduce: longest tasks: " + "; ".join(f"{seconds:.1f} s {task}" for seconds, task
+                                                              in longest), file=sys.stderr)
     report = _judge(chosen, presets, runner, figures, args, argv, started)
     runner.save()
     _write(report, args)
@@ -250,13 +256,14 @@ class _Parts:
         self.reused: set[str] = set()
         self.pending: list = []
         self.computed = False
+        self.longest: list[tuple[float, str]] = []  # this invocation's longest tasks: seconds, where
         runs_file = data / "runs.json"  # per part: its compute seconds; per preset: its figure files
         self.runs = json.loads(runs_file.read_text()) if runs_file.exists() else {}
 
     def compose(self, parts: Sequence[Part], quick: Mapping[str, Sequence[str]]) -> None:
         """Compose each part's config; keep the Datasets already on disk, queue the rest."""
         from sweep.engine.config import ConfigError, compose
-        from sweep.engine.grid import expand
+        from sweep.engine.grid import axes_of
         from sweep.engine.runner import prepare, resolved_yaml
         from sweep.reproduce.rounds import Part
 
@@ -281,7 +288,7 @@ class _Parts:
             else:
                 self.pending.append(prepare(cfg, overrides, label=part.name))
             if not part.first:
-                self.axes[part.preset] = {axis.dim: axis.key for axis in expand(cfg, overrides).axes}
+                self.axes[part.preset] = {axis.dim: axis.key for axis in axes_of(cfg)}
 
     def run(self) -> None:
         """Run the queued parts on one pool (each Dataset written as soon as it is complete)."""
@@ -296,6 +303,8 @@ class _Parts:
                 self.datasets[finished.label] = finished.dataset
                 self.runs[finished.label] = {"compute_seconds": finished.compute_seconds,
                                              **({"figures": None} if "+r" not in finished.label else {})}
+                self.longest += [(seconds, f"{finished.label} ({point})")
+                                 for seconds, point in finished.longest_tasks]
         finally:
             self.save()
 

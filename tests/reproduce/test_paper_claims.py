@@ -92,6 +92,17 @@ def test_every_claim_of_every_paper_has_a_verdict(quick: Path):
         assert verdict in expected, (key, claim_id, verdict)
 
 
+def test_the_run_keeps_its_five_longest_tasks_with_preset_and_point(quick: Path):
+    runs = json.loads((quick / "data" / "runs.json").read_text())
+    longest = runs["_run"][-1]["longest_tasks"]
+    seconds = [entry[0] for entry in longest]
+    assert len(longest) == 5 and seconds == sorted(seconds, reverse=True) and seconds[-1] > 0
+    presets = {name for name in runs if not name.startswith("_")}
+    for _, task in longest:
+        preset, point = task.split(" (", 1)
+        assert preset in presets and "policy=" in point and "replication=" in point, task
+
+
 def test_check_fails_on_a_verdict_its_record_does_not_expect(quick: Path, tmp_path, monkeypatch, capsys):
     """``--check`` with every record's expectation changed names the claims and exits 1 (on one
     paper's Datasets, copied from the quick run and reused; that it passes on the records as
