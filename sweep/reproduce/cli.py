@@ -398,22 +398,23 @@ def _on_grid(reading, axes: Mapping[str, str]):
 
 
 def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
-    from sweep.analysis.figures import write_figures
     from sweep.reproduce.calibration import dimension, load_records, sensitivity_text
     from sweep.reproduce.claims import evaluate
+    from sweep.reproduce.drawing import draw_presets
     from sweep.reproduce.report import ClaimResult, PaperResult, PresetRun, Report
 
     datasets = {preset: runner.dataset(preset) for preset in runner.parts}
+    names = list(dict.fromkeys(name for paper in chosen for name in paper.presets))
+    to_draw = [name for name in names if not _figures_kept(name, runner, figures)]
+    parts = {name: [runner.data / f"{part.name}.nc" for part in runner.parts[name]] for name in to_draw}
+    for name, drawn in draw_presets(parts, figures, args.workers or os.cpu_count() or 1).items():
+        runner.runs[name]["figures"] = drawn
     results = []
     for paper in chosen:
         preset_runs = []
         for name in paper.presets:
-            run = runner.runs.setdefault(name, {"compute_seconds": 0.0, "figures": None})
             reused = all(part.name in runner.reused for part in runner.parts[name])
-            drawn = [figures / f for f in run.get("figures") or ()]
-            if not reused or run.get("figures") is None or not all(f.exists() for f in drawn):
-                drawn = write_figures(datasets[name], name, figures, suffixes=(".png",))
-                run["figures"] = [f.name for f in drawn]
+            drawn = [figures / f for f in runner.runs[name]["figures"]]
             preset_runs.append(PresetRun(name, presets[name], runner.compute_seconds(name), drawn, reused,
                                          len(runner.parts[name])))
         records = load_records(paper.key)
@@ -444,6 +445,13 @@ def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
         memory += (f" The Datasets were computed over {len(history)} invocations ({walls}), each reusing "
                    "what the earlier ones had computed; the wall time is their sum.")
     return Report(results, args.quick, wall, memory, command, machine)
+
+
+def _figures_kept(name: str, runner: _Parts, figures: Path) -> bool:
+    """Whether the preset's figures of an earlier run are there for Datasets all reused."""
+    run = runner.runs.setdefault(name, {"compute_seconds": 0.0, "figures": None})
+    reused = all(part.name in runner.reused for part in runner.parts[name])
+    return reused and run.get("figures") is not None and all((figures / f).exists() for f in run["figures"])
 
 
 def _invocations(runs) -> list:
