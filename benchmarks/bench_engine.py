@@ -12,7 +12,9 @@ overhead  a 1,000-point sweep whose tasks are analytic (microseconds each): the 
 scaling   one simulated design of fixed total work (SH00's dispatch policies on Hyperexp2
           sizes, sized so that the largest worker count still runs about --seconds) on
           each number of workers in turn, in one Ray session: points/s, simulated jobs/s,
-          speed-up and efficiency relative to the fewest workers. A local Ray of
+          speed-up and efficiency relative to the fewest workers; beside it the hardware
+          baseline, the same tasks' simulations in as many plain processes (no Ray, no
+          engine), and the engine's speed-up as a share of theirs. A local Ray of
           max(--workers) CPUs, or the cluster at --address (the counts are then capped
           at its CPUs).
 memory    one 10^8-job point in a fresh process (serial backend): peak resident memory.
@@ -81,6 +83,35 @@ def _scaling_design(loads: int, folder: str, name: str) -> list[str]:
             "progress=false", "plots=false", f"output={folder}/{name}.nc"]
 
 
+def _simulated_jobs(task) -> int:  # noqa: ANN001 (a Task)
+    """One task in a plain process: the family's simulation alone, no engine."""
+    from sweep.engine.seeding import replication_rng
+    from sweep.families import family_of
+
+    family = family_of(task.point.policy["name"])
+    rng = replication_rng(task.seed, task.stream, task.stream_replication)
+    return int(family.simulate(task.point, rng).summary["jobs"])
+
+
+def _plain_processes(overrides: list[str], processes: int) -> float:
+    """Simulated jobs/s of the design's tasks in ``processes`` plain processes (multiprocessing, no
+    Ray, no engine: the machine's own scaling of the same compiled loop, the hardware baseline).
+    Each process first runs one task of every policy (loading the kernels), untimed."""
+    import multiprocessing
+
+    from sweep.engine.grid import expand
+    from sweep.engine.runner import make_tasks
+
+    cfg = compose(overrides)
+    tasks = list(make_tasks(expand(cfg, overrides), cfg.replications, cfg.seed))
+    leaders = list({task.point.policy["name"]: task for task in reversed(tasks)}.values())
+    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+        pool.map(_simulated_jobs, leaders * processes, chunksize=1)
+        started = time.perf_counter()
+        jobs = sum(pool.imap_unordered(_simulated_jobs, tasks, chunksize=1))
+        return jobs / (time.perf_counter() - started)
+
+
 def scaling(workers: list[int], seconds: float = 20.0, address: str | None = None) -> None:
     """Points/s and simulated jobs/s against the number of workers, on one design of fixed work.
 
@@ -117,9 +148,10 @@ def scaling(workers: list[int], seconds: float = 20.0, address: str | None = Non
               f"{runs} runs of {JOBS_PER_TASK:,} jobs (serially {1e-6 / seconds_per_job:.1f} M jobs/s); "
               f"Ray with {cpus} CPUs ({address or 'local'}), {os.cpu_count()} CPUs here")
         print("| workers | wall (s) | points/s | simulated jobs/s | speed-up | efficiency "
-              "| load average before → after |")
-        print("|---|---|---|---|---|---|---|")
+              "| plain processes: jobs/s, speed-up | engine / plain | load average before → after |")
+        print("|---|---|---|---|---|---|---|---|---|")
         first: tuple[int, float] | None = None
+        plain_first: float | None = None
         for count in workers:
             pool = [f"engine.workers={count}", "engine.backend=ray"]
             _timed_sweep([*_scaling_design(1, folder, "warm"), *pool])  # starts the pool of `count` actors
@@ -132,8 +164,12 @@ def scaling(workers: list[int], seconds: float = 20.0, address: str | None = Non
             used = min(count, cpus)
             first = first or (used, jobs_per_second)
             speed_up = jobs_per_second / first[1]
+            plain = _plain_processes(overrides, used) if not address else math.nan
+            plain_first = plain_first or plain
+            plain_speed_up = plain / plain_first
             print(f"| {used} | {wall:.1f} | {loads * len(SCALING_POLICIES) / wall:.2f} | "
                   f"{jobs_per_second / 1e6:.1f} M | {speed_up:.2f}x | {speed_up * first[0] / used:.0%} | "
+                  f"{plain / 1e6:.1f} M, {plain_speed_up:.2f}x | {speed_up / plain_speed_up:.0%} | "
                   f"{before:.2f} → {os.getloadavg()[0]:.2f} |", flush=True)
     ray.shutdown()
 
