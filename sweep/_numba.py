@@ -11,15 +11,15 @@ package that a kernel calls is still not seen: numba links the callee's
 code into the caller's.)
 
 **Compiled once per node.** The processes of one node take turns: the first
-process that misses the cache
-for a kernel compiles it under a lock file beside the cache; any other
-process that misses it meanwhile waits for that lock, then loads what the
-first one saved. Sixteen workers starting a sweep together compile each
+process that misses the cache for a kernel compiles it under a lock file
+beside the cache; any other process that misses it meanwhile waits for that
+lock, then loads what the first one saved. Sixteen workers starting a sweep together compile each
 kernel once, not sixteen times (a kernel can take tens of seconds to
 compile). Workers of a cluster node share the node's cache directory (the
 package's ``__pycache__`` folders, or ``NUMBA_CACHE_DIR``). A process that
 waits longer than :data:`COMPILE_WAIT_SECONDS` compiles the kernel itself
-(correct, only slower), as it does where no lock file can be made.
+(correct, only slower), as it does where no lock file can be made (a
+read-only cache, a file system without locks, a system without ``fcntl``).
 
 ``NO_REFCOUNT`` compiles an event loop without numba's runtime reference
 counting (``_nrt=False``). Numba cannot prune the increments and decrements
@@ -32,7 +32,6 @@ does, so its work arrays come from the caller.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import glob
 import os
 import time
@@ -44,6 +43,11 @@ import numpy as np
 from numba.core import caching as _caching
 from numba.core import event as _event
 from numba.core.dispatcher import Dispatcher
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: each process compiles what it misses
+    fcntl = None
 
 F = TypeVar("F")
 
@@ -69,6 +73,8 @@ def record(dtype: np.dtype) -> np.ndarray:
 def _wait_for_lock(path: str) -> IO[bytes] | None:
     """The lock file at ``path``, held (``flock``); ``None`` where none can be made or after
     :data:`COMPILE_WAIT_SECONDS`. The operating system drops the lock of a process that dies."""
+    if fcntl is None:
+        return None
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         handle = open(path, "ab")  # noqa: SIM115 (held from a cache miss until the save)

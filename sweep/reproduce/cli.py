@@ -191,6 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{paper.compute_seconds():.0f} s of compute", file=sys.stderr)
     print(f"sweep-reproduce: report in {args.out / 'report.html'} ({report.wall_seconds:.0f} s)",
           file=sys.stderr)
+    if runner.simulations_ended is not None:
+        print(f"sweep-reproduce: {time.perf_counter() - runner.simulations_ended:.0f} s in this process "
+              "after the last simulation (claims, figures, report)", file=sys.stderr)
     failed = any(r.verdict == "error" for p in report.papers for r in p.claims)
     if args.check:
         differing = [f"{r.claim.paper}:{r.claim.id} is {r.verdict}, its record expects "
@@ -257,6 +260,7 @@ class _Parts:
         self.pending: list = []
         self.computed = False
         self.longest: list[tuple[float, str]] = []  # this invocation's longest tasks: seconds, where
+        self.simulations_ended: float | None = None  # perf_counter when the last pool run returned
         runs_file = data / "runs.json"  # per part: its compute seconds; per preset: its figure files
         self.runs = json.loads(runs_file.read_text()) if runs_file.exists() else {}
 
@@ -305,6 +309,7 @@ class _Parts:
                                              **({"figures": None} if "+r" not in finished.label else {})}
                 self.longest += [(seconds, f"{finished.label} ({point})")
                                  for seconds, point in finished.longest_tasks]
+            self.simulations_ended = time.perf_counter()
         finally:
             self.save()
 
