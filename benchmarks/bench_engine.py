@@ -1,7 +1,7 @@
 """End-to-end engine figures for BENCHMARKS.md (issues 2 and 18).
 
     python benchmarks/bench_engine.py            # the first three
-    python benchmarks/bench_engine.py overhead   # or: scaling, memory
+    python benchmarks/bench_engine.py overhead   # or: scaling, memory, repeat
     python benchmarks/bench_engine.py scaling --workers 1 2 4 8 [--seconds 20] [--address auto]
     python benchmarks/bench_engine.py big [--points 1000000] [--backends serial ray]
 
@@ -18,6 +18,8 @@ scaling   one simulated design of fixed total work (SH00's dispatch policies on 
           max(--workers) CPUs, or the cluster at --address (the counts are then capped
           at its CPUs).
 memory    one 10^8-job point in a fresh process (serial backend): peak resident memory.
+repeat    sweep.run of one closed-form point called again and again, as a notebook's loop does:
+          the time per call with composed configs kept in the process, and composing each time.
 big       a design of ~10^6 points of closed forms (issue 18 part 4), each backend in a fresh
           process: the driver's seconds per point, split into expand (the grid, every point
           checked), tasks, execution overhead (serial: wall time of the run less the tasks' own
@@ -67,6 +69,33 @@ def overhead(points: int = 1000) -> None:
           f"(actor start-up included), Ray warm {1000 * warm / points:.2f} ms, "
           f"serial {1000 * serial / points:.2f} ms")
     ray.shutdown()
+
+
+def repeat(calls: int = 20) -> None:
+    """``sweep.run`` of one closed-form point, again and again (a notebook's loop): the first call,
+    then the median of ``calls`` calls with composed configs kept (:func:`sweep.engine.config.compose`)
+    and of as many with that cache emptied before each call."""
+    import statistics
+
+    from sweep.engine import config
+    from sweep.engine.runner import run
+
+    with tempfile.TemporaryDirectory() as folder:
+        overrides = ["policy=lwl", "workload=c90", "load=0.5", "model=analytic", "replications=1",
+                     "engine.backend=serial", "progress=false", "plots=false", f"output={folder}/o.nc"]
+
+        def timed(clear: bool) -> float:
+            if clear:
+                config._COMPOSED.clear()
+            started = time.perf_counter()
+            run(overrides)
+            return time.perf_counter() - started
+
+        first = timed(clear=True)
+        kept = statistics.median(timed(clear=False) for _ in range(calls))
+        composed = statistics.median(timed(clear=True) for _ in range(calls))
+    print(f"repeat: sweep.run of one closed-form point: first call {first:.2f} s; then, median of {calls}: "
+          f"{1000 * kept:.0f} ms with the composed config kept, {1000 * composed:.0f} ms composing each time")
 
 
 #: The scaling design: SH00's dispatch policies (h = 2 hosts, Hyperexp2 sizes, C^2 = 8) over a
@@ -288,7 +317,8 @@ if __name__ == "__main__":
         sys.exit()
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("modes", nargs="*", help="overhead, scaling, memory, big (default: the first three)")
+    parser.add_argument("modes", nargs="*",
+                        help="overhead, scaling, memory, big, repeat (default: the first three)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="scaling: worker counts")
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="scaling: the wall time of the largest count if perfectly efficient")
@@ -297,12 +327,13 @@ if __name__ == "__main__":
     parser.add_argument("--backends", nargs="+", default=["serial", "ray"], help="big: backends to time")
     arguments = parser.parse_args()
     modes = arguments.modes or ["overhead", "scaling", "memory"]
-    if unknown := set(modes) - {"overhead", "scaling", "memory", "big"}:
-        parser.error(f"unknown mode {sorted(unknown)[0]!r}: expected overhead, scaling, memory or big")
+    if unknown := set(modes) - {"overhead", "scaling", "memory", "big", "repeat"}:
+        parser.error(f"unknown mode {sorted(unknown)[0]!r}: "
+                     "expected overhead, scaling, memory, big or repeat")
     for mode in modes:
         if mode == "scaling":
             scaling(arguments.workers, arguments.seconds, arguments.address)
         elif mode == "big":
             big(arguments.points, tuple(arguments.backends))
         else:
-            {"overhead": overhead, "memory": memory}[mode]()
+            {"overhead": overhead, "memory": memory, "repeat": repeat}[mode]()
