@@ -493,6 +493,11 @@ def validate_settings(cfg: DictConfig) -> None:
     output = settings["output"]
     if output is not None and not output.endswith(".nc"):
         raise ConfigError(f"output must be a path ending in .nc, got {output!r}")
+    engine = settings["engine"]
+    if engine["backend"] == "serial" and engine.get("address"):
+        raise ConfigError(f"engine.address={engine['address']} names a Ray cluster, but "
+                          "engine.backend=serial runs every task in this process: drop one of them "
+                          "(engine.backend=ray or auto to use the cluster)")
 
 
 def check_load(value: Any) -> float:

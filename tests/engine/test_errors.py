@@ -74,6 +74,12 @@ def test_bad_engine_option(error_line):
     assert "ray" in line and "serial" in line
 
 
+def test_a_cluster_address_with_the_serial_backend_is_refused(error_line):
+    """Issue 29: ``engine.backend=serial`` ran in this process and ignored the address silently."""
+    line = error_line([*FAST, "engine.address=auto"])
+    assert "engine.address=auto" in line and "engine.backend=serial" in line
+
+
 def test_command_line_exit_status_and_no_traceback():
     result = subprocess.run([sys.executable, "-m", "sweep.cli", "policy=fastest"],
                             capture_output=True, text=True, timeout=120)
