@@ -410,6 +410,8 @@ def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
 
     datasets = {preset: runner.dataset(preset) for preset in runner.parts}
     names = list(dict.fromkeys(name for paper in chosen for name in paper.presets))
+    for name in names:
+        runner.runs.setdefault(name, {"compute_seconds": 0.0, "figures": None})
     to_draw = [name for name in names if not _figures_kept(name, runner, figures)]
     parts = {name: [runner.data / f"{part.name}.nc" for part in runner.parts[name]] for name in to_draw}
     for name, drawn in draw_presets(parts, figures, args.workers or os.cpu_count() or 1).items():
@@ -454,7 +456,7 @@ def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
 
 def _figures_kept(name: str, runner: _Parts, figures: Path) -> bool:
     """Whether the preset's figures of an earlier run are there for Datasets all reused."""
-    run = runner.runs.setdefault(name, {"compute_seconds": 0.0, "figures": None})
+    run = runner.runs[name]
     reused = all(part.name in runner.reused for part in runner.parts[name])
     return reused and run.get("figures") is not None and all((figures / f).exists() for f in run["figures"])
 
