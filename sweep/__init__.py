@@ -12,14 +12,19 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import xarray
 
-__version__ = "0.1.0"
+from sweep._version import __version__
 
 
 def run(overrides: Sequence[str] = ()) -> xarray.Dataset:
-    """Run a sweep from command-line style overrides; return the Dataset it wrote."""
+    """Run a sweep from command-line style overrides; return the Dataset it wrote.
+
+    With ``plots=true`` (the default) the experiment's figures are drawn beside the result file,
+    as on the command line.
+    """
+    from sweep.analysis.figures import write_figures
     from sweep.engine.runner import run as _run
 
-    return _run(overrides)
+    return _run(overrides, write_figures)
 
 
 __all__ = ["__version__", "run"]

@@ -136,14 +136,14 @@ def _shell_completion(overrides: Sequence[str]) -> None:
     from hydra._internal.utils import create_config_search_path
 
     from sweep.engine import schema
-    from sweep.engine.config import ConfigError, config_dirs
+    from sweep.engine.config import ConfigError, conf_dir, config_dirs
 
     plugins = {plugin.provides(): plugin for plugin in (BashCompletion, ZshCompletion, FishCompletion)}
     action, _, shell = (overrides[0] if overrides else "").partition("=")
     if action not in ("install", "uninstall", "query") or shell not in plugins:
         raise ConfigError(f"--shell-completion expects install=, uninstall= or query= one of "
                           f"{', '.join(plugins)}, got {' '.join(overrides) or 'nothing'}")
-    schema.register()
+    schema.register(conf_dir())
     search_path = create_config_search_path(str(config_dirs()[0]))
     for folder in config_dirs()[1:]:
         search_path.append("sweep-user", f"file://{folder}")
@@ -206,10 +206,11 @@ def _run(args: list[str]) -> int:
     if flags.info:
         _print_info(flags.info, overrides)
         return 0
+    from sweep.analysis.figures import write_figures
     from sweep.engine.config import compose
     from sweep.engine.runner import run_config
 
-    run_config(compose(overrides), overrides)
+    run_config(compose(overrides), overrides, write_figures)
     return 0
 
 

@@ -116,11 +116,11 @@ def saturation_search(overrides: Sequence[str], over: Mapping[str, Sequence] | N
     ``over`` (its last dotted component), the final bracket's midpoint, and
     the bracket as ``low``/``high``/``halfwidth``.
     """
-    import sweep
+    from sweep.engine.runner import run
 
     grid = [f"grid.{key}=[{','.join(str(v) for v in values)}]" for key, values in (over or {}).items()]
     with tempfile.TemporaryDirectory(prefix="sweep-saturation-") as scratch:
-        ds = sweep.run([*overrides, *grid, *engine, "saturation.search=true", f"saturation.low={lo}",
+        ds = run([*overrides, *grid, *engine, "saturation.search=true", f"saturation.low={lo}",
                         f"saturation.high={hi}", f"saturation.tol={tol}", f"saturation.alpha={alpha}",
                         f"replications={replications}", f"stop.jobs={jobs}", f"stop.warmup={jobs // 5}",
                         "progress=false", "plots=false", f"output={output or Path(scratch) / 'search.nc'}"])

@@ -45,7 +45,7 @@ from sweep.engine.grid import Grid, expand
 from sweep.engine.progress import Progress
 from sweep.engine.seeding import stream_key
 from sweep.engine.summary import plural
-from sweep.engine.tasks import Record, Task
+from sweep.engine.tasks import Record, Task, batch_size, batches
 from sweep.families import family_of
 from sweep.stats import growing
 
@@ -152,8 +152,6 @@ class _Search:
         return unstable.tolist()
 
     def _run(self, tasks: list[Task], checkpoint: Checkpoint, probes: int) -> list[Record]:
-        from sweep.engine.runner import batch_size, batches
-
         checkpoint.start()
         replications = int(self.cfg.replications)
         progress = Progress(probes, 0, bool(self.cfg.progress))

@@ -12,7 +12,7 @@ point by point.
 Three rules on top of Hydra's: a policy named alone runs on its family's
 default workload and system (:func:`family_defaults`); every config group is
 a grid axis over its options (``grid.system=[sp2_100,sp2_128]``); a
-:data:`SELECTORS` key chooses a nested group's option
+:func:`selectors` key chooses a nested group's option
 (``workload.speedup.model=linear`` is ``workload/speedup=linear``).
 
 Why the compose API and not ``@hydra.main``: errors must be one line and exit
@@ -33,14 +33,11 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf, open_dict
 
 from sweep.engine import schema
+from sweep.engine.design import flatten_keys
 from sweep.families import StopRule, all_policies, family_of
 
 #: Top-level config groups whose choice, when not made, comes from the policy's family.
 FAMILY_GROUPS = ("workload", "system")
-#: Keys whose value names an option of a nested config group (each option's YAML sets the key
-#: to its own name): ``workload.speedup.model=linear`` is read as ``workload/speedup=linear``,
-#: which replaces the whole ``speedup`` section instead of changing one key of it.
-SELECTORS = {"workload.speedup.model": "workload/speedup"}
 #: The map of a sample design's parameters: ``design.params.<config key>=[low,high]`` adds an entry.
 DESIGN_PARAMS = "design.params"
 
@@ -184,10 +181,19 @@ def multirun_axes(overrides: Sequence[str], multirun: bool) -> list[str]:
     return converted
 
 
+@functools.cache
+def selectors() -> dict[str, str]:
+    """Keys whose value names an option of a nested config group, each option's YAML setting the
+    key to its own name: ``workload.speedup.model=linear`` is read as ``workload/speedup=linear``,
+    which replaces the whole ``speedup`` section instead of changing one key of it. The sections
+    are the families' (``Family.workload_models``)."""
+    return {f"workload.{section}.model": f"workload/{section}" for section in schema.workload_models()}
+
+
 def grid_key(key: str) -> str:
     """A grid axis's dotted key: ``workload/speedup``, ``workload.speedup.model``: ``workload.speedup``."""
     key = key.replace("/", ".")
-    return SELECTORS.get(key, key).replace("/", ".")
+    return selectors().get(key, key).replace("/", ".")
 
 
 def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list[Any]]]:
@@ -199,7 +205,7 @@ def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list
     (``grid.system=[sp2_100,sp2_128]``, ``grid.workload/speedup=[eq5,linear]``),
     and both ``grid.workload=[a,b]`` and ``grid.workload.scv=[1,4]`` may be
     given, which one config tree could not hold. A group choice (``policy=x``,
-    ``workload/speedup=eq2``, or a :data:`SELECTORS` key such as
+    ``workload/speedup=eq2``, or a :func:`selectors` key such as
     ``workload.speedup.model=eq2``, rewritten to the group choice) is checked
     here, so that an unknown name gives one line listing the allowed names.
     """
@@ -220,7 +226,7 @@ def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list
             ordinary.append(f"~{key}")
             continue
         if not key.startswith("grid."):
-            key = SELECTORS.get(key, key)
+            key = selectors().get(key, key)
             if key.startswith(f"{DESIGN_PARAMS}.") and not match["prefix"]:
                 ordinary.append(f"++{key}={value}")  # a parameter of the design: a new key of its map
                 continue
@@ -266,18 +272,6 @@ def _plain_list(value: str) -> list[Any] | None:
     return [_plain_item(item) for item in items]
 
 
-def flatten_keys(section: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """A nested section (``grid``, ``design.params``: Hydra's dotted overrides nest) as
-    {dotted key: value}; lists are leaves."""
-    flat: dict[str, Any] = {}
-    for name, value in section.items():
-        if isinstance(value, Mapping):
-            flat.update(flatten_keys(value, f"{prefix}{name}."))
-        else:
-            flat[f"{prefix}{name}"] = value
-    return flat
-
-
 def _hydra_compose(overrides: Sequence[str]) -> DictConfig:
     """Hydra's compose of ``config.yaml`` (schemas registered); its errors become ConfigError."""
     from hydra import compose as hydra_compose
@@ -285,7 +279,7 @@ def _hydra_compose(overrides: Sequence[str]) -> DictConfig:
     from hydra.errors import HydraException
     from omegaconf.errors import OmegaConfBaseException
 
-    schema.register()
+    schema.register(conf_dir())
     try:
         with initialize_config_dir(config_dir=str(conf_dir()), version_base=None):
             cfg = hydra_compose("config", overrides=[*overrides, *_search_path_override()],

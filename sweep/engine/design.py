@@ -46,7 +46,6 @@ from typing import Any
 
 import numpy as np
 
-from sweep.engine.config import flatten_keys
 from sweep.families import param
 from sweep.families._params import check_params
 
@@ -54,6 +53,18 @@ from sweep.families._params import check_params
 SAMPLE_DIM = "sample"
 #: Dataset attribute holding the design as JSON text (netCDF attributes take no dicts).
 ATTRIBUTE = "design"
+
+
+def flatten_keys(section: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested section (``grid``, ``design.params``: Hydra's dotted overrides nest) as
+    {dotted key: value}; lists are leaves."""
+    flat: dict[str, Any] = {}
+    for name, value in section.items():
+        if isinstance(value, Mapping):
+            flat.update(flatten_keys(value, f"{prefix}{name}."))
+        else:
+            flat[f"{prefix}{name}"] = value
+    return flat
 
 
 # --- the options of the config group (their schemas: sweep/engine/schema.py) ------------------

@@ -9,12 +9,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import math
 import platform
 import shlex
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,7 +22,8 @@ import numpy as np
 import xarray as xr
 from omegaconf import DictConfig, OmegaConf
 
-import sweep
+from sweep._version import __version__
+from sweep.engine.adaptive import run_saturation
 from sweep.engine.backends import choose_backend, make_backend
 from sweep.engine.checkpoint import Checkpoint
 from sweep.engine.config import compose, plain, validate_settings
@@ -32,8 +32,11 @@ from sweep.engine.grid import Grid, expand
 from sweep.engine.progress import Progress
 from sweep.engine.records import RecordBatch
 from sweep.engine.summary import point_table, summary_line
-from sweep.engine.tasks import Task, TaskList
+from sweep.engine.tasks import Task, TaskList, batch_size, batches
 from sweep.families import Family, family_of
+
+#: Draws an experiment's figures: ``draw(dataset, experiment, folder)`` -> the files written.
+DrawFigures = Callable[[xr.Dataset, str | None, Path], list[Path]]
 
 #: Options that change how a sweep runs, not what it computes: left out of the fingerprint.
 _EXECUTION_KEYS = ("engine", "output", "progress", "plots")
@@ -67,22 +70,8 @@ def make_tasks(grid: Grid, replications: int, seed: int, done: np.ndarray | None
     return TaskList(grid, replications, seed, numbers, first_replication=first_replication)
 
 
-def batches(tasks: Sequence[Task], size: int) -> Iterator[Sequence[Task]]:
-    for start in range(0, len(tasks), size):
-        yield tasks[start : start + size]
-
-
-#: Tasks per batch at most: simulations (seconds each, balanced over the workers by small
-#: batches) and closed forms (microseconds each, where a batch's own cost must be shared by many).
-MAX_BATCH = {"simulation": 64, "analytic": 4096}
 #: How many of a sweep's longest tasks it reports (:attr:`FinishedSweep.longest_tasks`).
 LONGEST_KEPT = 5
-
-
-def batch_size(tasks: int, workers: int, requested: int | None, analytic: bool = False) -> int:
-    """Enough batches to keep every worker busy (about 8 each), at most :data:`MAX_BATCH` tasks a batch."""
-    largest = MAX_BATCH["analytic" if analytic else "simulation"]
-    return requested or max(1, min(largest, math.ceil(tasks / (8 * workers))))
 
 
 @dataclass
@@ -133,26 +122,28 @@ def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "") -> 
     return PreparedSweep(label, cfg, list(overrides), grid, config_yaml, output, checkpoint, done, tasks)
 
 
-def run_config(cfg: DictConfig, overrides: Sequence[str] = ()) -> tuple[xr.Dataset, Path]:
+def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
+               draw: DrawFigures | None = None) -> tuple[xr.Dataset, Path]:
     """Run the sweep described by a composed config; return the Dataset and where it was written.
+
+    With ``plots=true``, ``draw(dataset, experiment, folder)`` draws the experiment's figures
+    beside the result file and returns their paths.
 
     With ``saturation.search=true`` the sweep is a saturation search
     (:mod:`sweep.engine.adaptive`) over the grid's points instead.
     """
     if cfg.saturation.search:
-        from sweep.engine.adaptive import run_saturation
-
         validate_settings(cfg)
         config_yaml, output = resolved_yaml(cfg), output_path(cfg)
         dataset = run_saturation(cfg, overrides, config_yaml, output,
                                  provenance(config_yaml, int(cfg.seed), overrides))
-        _figures(cfg, dataset, output)
+        _figures(cfg, dataset, output, draw)
         return dataset, output
-    [finished] = run_many([prepare(cfg, overrides)])
+    [finished] = run_many([prepare(cfg, overrides)], draw)
     return finished.dataset, finished.output
 
 
-def run_many(sweeps: Sequence[PreparedSweep]) -> list[FinishedSweep]:
+def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None) -> list[FinishedSweep]:
     """Run several sweeps on one backend, one progress display over all (docs/design.md §3, §9).
 
     The backend, its workers and the progress display follow the first sweep's
@@ -163,7 +154,7 @@ def run_many(sweeps: Sequence[PreparedSweep]) -> list[FinishedSweep]:
     failure later costs none of the sweeps already finished.
     """
     started = time.perf_counter()
-    runner = _ManySweeps(sweeps)
+    runner = _ManySweeps(sweeps, draw)
     finished = {i: runner.finish(i, started) for i, s in enumerate(sweeps) if not s.tasks}
     if runner.unique:
         finished |= runner.execute(started)
@@ -184,7 +175,8 @@ class _ManySweeps:
     sweeps are complete (numpy, not a dict per point).
     """
 
-    def __init__(self, sweeps: Sequence[PreparedSweep]) -> None:
+    def __init__(self, sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None) -> None:
+        self.draw = draw
         self.sweeps = [dataclasses.replace(s, tasks=_with_sweep(s.tasks, i)) for i, s in enumerate(sweeps)]
         self.results = [ResultArrays(s.grid, _families(s.grid), s.cfg.replications, s.cfg.first_replication)
                         for s in self.sweeps]
@@ -282,7 +274,7 @@ class _ManySweeps:
         dataset = self.results[i].dataset(provenance(prepared.config_yaml, int(cfg.seed), prepared.overrides))
         write_atomic(dataset, prepared.output)
         prepared.checkpoint.remove()
-        figures = _figures(cfg, dataset, prepared.output)
+        figures = _figures(cfg, dataset, prepared.output, self.draw)
         if grid.size == 1 and (table := point_table(dataset)):
             print(table, file=sys.stderr)
         line = summary_line(dataset, grid, cfg.replications, len(prepared.tasks), len(prepared.done),
@@ -317,25 +309,27 @@ def provenance(config_yaml: str, seed: int, overrides: Sequence[str]) -> dict[st
 
     created = datetime.now(UTC).isoformat(timespec="seconds")
     command = shlex.join(["sweep", *overrides])
-    versions = {"sweep": sweep.__version__, "python": platform.python_version(), "numpy": numpy.__version__,
+    versions = {"sweep": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
                 "numba": numba.__version__, "xarray": xarray.__version__, "netCDF4": netCDF4.__version__}
     return {"Conventions": "CF-1.10", "title": "sweep results", "config": config_yaml,
-            "sweep_version": sweep.__version__, "seed": seed, "command_line": command,
+            "sweep_version": __version__, "seed": seed, "command_line": command,
             "history": f"{created}: {command}", "date_created": created,
             "software_versions": ", ".join(f"{name} {version}" for name, version in versions.items())}
 
 
-def _figures(cfg: DictConfig, dataset: xr.Dataset, output: Path) -> list[Path]:
-    """The experiment's paper figures next to the result file (``plots=true``)."""
-    if not cfg.plots:
+def _figures(cfg: DictConfig, dataset: xr.Dataset, output: Path, draw: DrawFigures | None) -> list[Path]:
+    """The experiment's paper figures next to the result file (``plots=true`` and a ``draw`` given)."""
+    if not cfg.plots or draw is None:
         return []
-    from sweep.analysis.figures import write_figures
-
-    return write_figures(dataset, cfg.hydra.runtime.choices.get("experiment"), output.parent)
+    return draw(dataset, cfg.hydra.runtime.choices.get("experiment"), output.parent)
 
 
-def run(overrides: Sequence[str] = ()) -> xr.Dataset:
-    """Do what ``sweep [overrides]`` does and return the Dataset (docs/design.md §5 Python API)."""
+def run(overrides: Sequence[str] = (), draw: DrawFigures | None = None) -> xr.Dataset:
+    """Do what ``sweep [overrides]`` does and return the Dataset (docs/design.md §5 Python API).
+
+    ``draw`` draws the figures (``sweep.run`` passes :func:`sweep.analysis.figures.write_figures`;
+    the engine draws nothing itself).
+    """
     overrides = list(overrides)
-    dataset, _ = run_config(compose(overrides), overrides)
+    dataset, _ = run_config(compose(overrides), overrides, draw)
     return dataset

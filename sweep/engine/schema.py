@@ -19,8 +19,9 @@ nothing of Hydra):
     ``name``, ``kind`` and the kind's options: the dataclasses of
     :data:`sweep.workloads.config.KINDS` (the shared distributions) and of every
     family's ``Family.workloads``.
-``schema/workload/speedup/<model>``
-    ``model`` and the options of :data:`sweep.families.malleable._workload.SPEEDUP_MODELS`.
+``schema/workload/<section>/<model>``
+    ``model`` and the options of each model of a nested workload section the
+    families declare (``Family.workload_models``: the malleable family's ``speedup``).
 ``schema/system/<name>``
     the kinds of machine the families declare (``Family.systems``).
 ``schema/design/<name>``
@@ -54,13 +55,16 @@ import types
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, make_dataclass
+from pathlib import Path
 from typing import Any
 
 from omegaconf import MISSING as UNSET
 from omegaconf import DictConfig, OmegaConf
 
+from sweep.engine.design import SAMPLERS
 from sweep.families import StopRule, all_policies, load_families, param
 from sweep.families._params import Spec
+from sweep.workloads.config import KINDS
 
 __all__ = ["SCHEMAS", "Schema", "Settings", "check_settings", "explain", "omegaconf_type", "register",
            "to_plain"]
@@ -238,8 +242,6 @@ def _policy_schemas() -> list[Schema]:
 
 
 def _workload_schemas() -> list[Schema]:
-    from sweep.workloads.config import KINDS
-
     kinds = dict(KINDS)
     for family in load_families().values():
         kinds.update(family.workloads)
@@ -249,12 +251,20 @@ def _workload_schemas() -> list[Schema]:
             for kind, cls in kinds.items()]
 
 
-def _speedup_schemas() -> list[Schema]:
-    from sweep.families.malleable._workload import SPEEDUP_MODELS
+@functools.cache
+def workload_models() -> dict[str, dict[str, type]]:
+    """Every family's nested workload sections: section -> ``model`` option -> its dataclass."""
+    sections: dict[str, dict[str, type]] = {}
+    for family in load_families().values():
+        for section, models in family.workload_models.items():
+            sections.setdefault(section, {}).update(models)
+    return sections
 
-    return [make_schema("schema/workload/speedup", model, cls, section="workload.speedup",
-                        owner=f"speedup model {model!r}", lead=[("model", str, model)], unset=True)
-            for model, cls in SPEEDUP_MODELS.items()]
+
+def _workload_model_schemas() -> list[Schema]:
+    return [make_schema(f"schema/workload/{section}", model, cls, section=f"workload.{section}",
+                        owner=f"{section} model {model!r}", lead=[("model", str, model)], unset=True)
+            for section, models in workload_models().items() for model, cls in models.items()]
 
 
 def _system_schemas() -> list[Schema]:
@@ -264,35 +274,32 @@ def _system_schemas() -> list[Schema]:
 
 
 def _design_schemas() -> list[Schema]:
-    from sweep.engine.design import SAMPLERS
-
     return [make_schema("schema/design", name, sampler.options, section="design", owner=f"design {name!r}",
                         lead=[("name", str, name)]) for name, sampler in SAMPLERS.items()]
 
 
 @functools.cache
-def register() -> tuple[Schema, ...]:
-    """Store every schema in Hydra's ConfigStore (once per process); return them."""
+def register(conf_dir: Path) -> tuple[Schema, ...]:
+    """Store every schema in Hydra's ConfigStore (once per process); return them.
+
+    A policy without a YAML in ``conf_dir`` (an installed plugin's) gets its schema as its option.
+    """
     from hydra.core.config_store import ConfigStore
 
     store = ConfigStore.instance()
-    schemas = [*_root_schemas(), *_policy_schemas(), *_workload_schemas(), *_speedup_schemas(),
+    schemas = [*_root_schemas(), *_policy_schemas(), *_workload_schemas(), *_workload_model_schemas(),
                *_system_schemas(), *_design_schemas()]
     for schema in schemas:
         store.store(group=schema.group, name=schema.name, node=schema.node)
-    from sweep.engine.config import conf_dir
-
-    for schema in _policy_schemas():  # a policy without a YAML (an installed plugin's): its schema
-        if not (conf_dir() / "policy" / f"{schema.name}.yaml").exists():
+    for schema in _policy_schemas():
+        if not (conf_dir / "policy" / f"{schema.name}.yaml").exists():
             store.store(group="policy", name=schema.name, node=schema.node)
     return tuple(schemas)
 
 
-def speedup_models_with(key: str) -> list[str]:
-    """The speedup models that have option ``key``."""
-    from sweep.families.malleable._workload import SPEEDUP_MODELS
-
-    return [model for model, cls in SPEEDUP_MODELS.items()
+def models_with(section: str, key: str) -> list[str]:
+    """The models of nested workload section ``section`` that have option ``key``."""
+    return [model for model, cls in workload_models().get(section, {}).items()
             if key in {f.name for f in dataclasses.fields(cls)}]
 
 
@@ -348,10 +355,11 @@ def must_be(option: str, spec: Spec, default: Any, value: Any) -> str:
 
 def _unknown(schema: Schema, key: str) -> str:
     allowed = ", ".join(sorted(k for k in schema.fields() if k != "name")) or "none"
-    if schema.section == "workload.speedup":
-        owners = speedup_models_with(key)
+    section = schema.section.removeprefix("workload.")
+    if section in workload_models():
+        owners = models_with(section, key)
         if owners:
-            return (f"workload.speedup.{key} belongs to speedup model {', '.join(owners)}, not "
+            return (f"{schema.section}.{key} belongs to {section} model {', '.join(owners)}, not "
                     f"{schema.name}: the workload sets it for its own model (keep that model, or "
                     f"choose a workload that does not set it)")
     return f"{schema.owner} has no option {key!r}; allowed: {allowed}"

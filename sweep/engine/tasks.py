@@ -13,6 +13,7 @@ task returns the same record.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -148,3 +149,20 @@ class SimulationActor:
             except Exception as error:
                 raise TaskFailed(f"{_describe(task)}: {type(error).__name__}: {error}") from error
         return RecordBatch.from_records(records)
+
+
+def batches(tasks: Sequence[Task], size: int) -> Iterator[Sequence[Task]]:
+    """The tasks in consecutive slices of ``size`` (a :class:`TaskList` slice stays a list of numbers)."""
+    for start in range(0, len(tasks), size):
+        yield tasks[start : start + size]
+
+
+#: Tasks per batch at most: simulations (seconds each, balanced over the workers by small
+#: batches) and closed forms (microseconds each, where a batch's own cost must be shared by many).
+MAX_BATCH = {"simulation": 64, "analytic": 4096}
+
+
+def batch_size(tasks: int, workers: int, requested: int | None, analytic: bool = False) -> int:
+    """Enough batches to keep every worker busy (about 8 each), at most :data:`MAX_BATCH` tasks a batch."""
+    largest = MAX_BATCH["analytic" if analytic else "simulation"]
+    return requested or max(1, min(largest, math.ceil(tasks / (8 * workers))))

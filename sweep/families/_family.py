@@ -181,7 +181,11 @@ class Family:
     workload ``kind`` the family reads to the dataclass of its options, and
     ``systems`` each kind of machine to its dataclass: the engine makes the
     config schemas from them (``conf/workload/*.yaml`` and ``conf/system/*.yaml``
-    extend those). ``load_applied(point)`` says whether the point's ``load`` shapes
+    extend those). ``workload_models`` declares a nested section of the family's
+    workloads that is chosen by its ``model`` key: section -> model -> the dataclass
+    of that model's options (the malleable family's ``speedup``); the engine makes
+    their schemas and reads ``workload.<section>.model=m`` as the group choice
+    ``workload/<section>=m``. ``load_applied(point)`` says whether the point's ``load`` shapes
     its jobs (``None``: always); a trace replayed as it is ignores it, so the engine
     refuses a load axis of several values there and labels the coordinate as not
     applied.
@@ -199,6 +203,7 @@ class Family:
     extra_coords: Mapping[str, Callable[[Point], np.ndarray]] = field(default_factory=dict)
     workloads: Mapping[str, type] = field(default_factory=dict)
     systems: Mapping[str, type] = field(default_factory=dict)
+    workload_models: Mapping[str, Mapping[str, type]] = field(default_factory=dict)
     load_applied: Callable[[Point], bool] | None = None
     registry: Registry[Policy] = field(default_factory=lambda: Registry("policy"), repr=False)
 

@@ -14,7 +14,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-import sweep
 from sweep.workloads.distributions import (
     BoundedPareto,
     Mixture,
@@ -38,7 +37,7 @@ __all__ = [
 
 #: The package's folder (in a source checkout or a wheel): the shipped traces are under its
 #: ``data/traces`` (package data), so relative trace paths are looked up there.
-PACKAGE_ROOT = Path(sweep.__file__).resolve().parent
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 #: docs/model-notes.md §3, reconstructed: published mean 4562.6 s, C² 43.16, min 1,
 #: max 2,222,749, 98.7% of jobs below the 2-host SITA-E cutoff,

@@ -153,7 +153,7 @@ def test_annotations_omegaconf_cannot_enforce_become_any():
 
 
 def test_policy_schema_is_name_and_the_parameter_fields():
-    schema.register()
+    schema.register(conf_dir())
     for name, policy in all_policies().items():
         node = OmegaConf.structured(schema.SCHEMAS[f"schema_policy_{name}"].node)
         fields = _fields(policy.params)

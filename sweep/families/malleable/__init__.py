@@ -13,7 +13,7 @@ grid-point wrapper: :mod:`~sweep.families.malleable._simulate`.
 from sweep.families import Family, Processors
 from sweep.families.malleable._policy import MalleableHooks
 from sweep.families.malleable._simulate import VARIABLES, simulate, validate
-from sweep.families.malleable._workload import MalleableWorkload
+from sweep.families.malleable._workload import SPEEDUP_MODELS, MalleableWorkload
 
 FAMILY = Family(
     name="malleable",
@@ -26,6 +26,7 @@ FAMILY = Family(
     default_system="mpp128",
     workloads={"malleable": MalleableWorkload},
     systems={"processors": Processors},
+    workload_models={"speedup": SPEEDUP_MODELS},
 )
 
 __all__ = ["FAMILY"]
