@@ -59,14 +59,17 @@ COMPILE_WAIT_SECONDS = 600.0
 _POLL_SECONDS = 0.05
 
 
-def record(dtype: np.dtype) -> np.ndarray:
-    """One zeroed record of ``dtype`` as a length-1 array: kernels read ``rec[0].field``.
+def record(dtype: np.dtype, count: int = 1) -> np.ndarray:
+    """``count`` zeroed records of ``dtype`` (one by default): kernels read ``rec[i].field``.
 
     Numba compiles the attribute access on a structured array's element; plain
     numpy (``NUMBA_DISABLE_JIT=1``, the kernels run as Python) allows it only on
     a record array, so that is what it gets then: the same memory layout.
+    Python outside the kernels reads ``rec["field"]``, which both allow. No field may
+    be named like an attribute of numpy scalars (``size``, ``shape``, ``real``): without the
+    JIT, ``rec[i].size`` is numpy's, not the field.
     """
-    out = np.zeros(1, dtype)
+    out = np.zeros(count, dtype)
     return out.view(np.recarray) if numba.config.DISABLE_JIT else out
 
 

@@ -5,10 +5,11 @@ defines a module-level :class:`~sweep.families.Policy` of family ``dispatch``
 (usually through :func:`dispatch_policy`); the family finds it by scanning
 its package. State-independent policies (Random, Round-Robin, SITA-*) supply
 an ``assigner`` that names every job's host in advance, in numpy, and run on
-the shared kernel ``_core._run_given``; the others supply their own compiled
-kernel built on ``_core._dispatch`` with a *choose* hook of the fixed
-signature ``choose(n, t, given, free, ring, head, tail) -> host`` that picks
-the host from the hosts' state at each arrival.
+the shared kernel ``_core.run_given``; the others supply their own compiled
+kernel built on ``_core.dispatch_chunk`` with a *choose* hook of the fixed
+signature ``choose(n, t, given, hosts) -> host`` that picks the host at each
+arrival from what the hosts show: ``host_count(hosts)``, ``free_time(hosts, i)``,
+``work_left(hosts, i, t)`` and ``jobs_in_system(hosts, i, t)`` (``_core``).
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ Assigner = Callable[[np.ndarray, int], np.ndarray]
 class DispatchHooks:
     """The dispatch family's hooks.
 
-    kernel(arrival, size, given, j0, j1, measuring, state, acc) -> int
-        The compiled chunk runner (see ``_core._dispatch``).
+    kernel(arrival, size, given, j0, j1, measuring, hosts, sums) -> int
+        The compiled chunk runner (see ``_core.dispatch_chunk``).
     analytic(point, workload) -> dict
         The closed-form summary (``_analytic``): NaN where there is none. Its
         ``saturated`` entry also marks simulated points whose load is known to

@@ -122,7 +122,7 @@ def _run(point: Point, workload: Workload,
     hooks = policy.hooks
     system = HostSystem(hosts, hooks.kernel, warmup=stop.warmup,
                         jobs=(limit or stop.warmup + stop.jobs) - stop.warmup,
-                        max_in_system=stop.max_in_system, record=point.record_jobs)
+                        max_in_system=stop.max_in_system, record_jobs=point.record_jobs)
     assign = hooks.assigner(point, workload, rng_policy) if hooks.assigner else None
     total, done = system.warmup + system.jobs, 0
     while done < total and not system.stopped:

@@ -34,7 +34,7 @@ from sweep._numba import jit
 from sweep.families import Point, Policy, check_params
 from sweep.families._params import NoParams
 from sweep.families.dispatch._analytic import pk_hosts
-from sweep.families.dispatch._core import _run_given
+from sweep.families.dispatch._core import run_given
 from sweep.families.dispatch._policy import Assigner, dispatch_policy
 from sweep.families.dispatch._workload import Workload, freeze
 from sweep.workloads import Distribution, Empirical
@@ -158,7 +158,7 @@ def sita_policy(name: str, rule: Rule, *, params: type = NoParams,
         moments = interval_moments(workload.sizes, cutoffs(point, workload))
         return pk_hosts(workload.rate(point.load, hosts), moments)
 
-    return dispatch_policy(name, params=params, kernel=_run_given, analytic=analytic,
+    return dispatch_policy(name, params=params, kernel=run_given, analytic=analytic,
                            assigner=assigner, check=check, cutoffs=cutoffs)
 
 

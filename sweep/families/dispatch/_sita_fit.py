@@ -13,7 +13,7 @@ warm-up) is drawn from the *cutoff* distribution (for a trace: its first
 itself) with Poisson arrivals at the point's load and the fixed seed
 ``fit_seed``. Every candidate cutoff is simulated on that same stream (common
 random numbers, so the comparison between candidates has little noise) on the
-family's own kernel (``_core._run_given``). Candidates are the cutoffs that
+family's own kernel (``_core.run_given``). Candidates are the cutoffs that
 give host 1 a fraction f of the work, f on a grid of :data:`GRID` values over
 the feasible range ("neither host machine is allowed to exceed a load of 1":
 ``2ρf < 1`` and ``2ρ(1 − f) < 1``), refined :data:`REFINE` times on a grid of the
@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from sweep.families import Point, param
-from sweep.families.dispatch._core import HostSystem, _run_given
+from sweep.families.dispatch._core import HostSystem, run_given
 from sweep.families.dispatch._sita import (
     cutoffs_at_work_fractions,
     rate_at,
@@ -71,7 +71,7 @@ def _stream(dist: Distribution, rate: float, jobs: int, seed: int) -> tuple[np.n
 
 def _simulate(arrival: np.ndarray, size: np.ndarray, warmup: int, cutoff: float) -> np.ndarray:
     """``[overall, host 1, host 2]`` mean slowdowns of the two-host SITA split at ``cutoff``."""
-    system = HostSystem(2, _run_given, warmup=warmup, jobs=len(arrival) - warmup,
+    system = HostSystem(2, run_given, warmup=warmup, jobs=len(arrival) - warmup,
                         max_in_system=_FIT_CAP)
     system.feed(arrival, size, (size > cutoff).astype(np.int64))
     if system.stopped:

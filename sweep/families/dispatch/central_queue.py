@@ -13,25 +13,25 @@ from __future__ import annotations
 
 from sweep._numba import jit
 from sweep.families.dispatch._analytic import mgh_approximation
-from sweep.families.dispatch._core import _dispatch
+from sweep.families.dispatch._core import dispatch_chunk, free_time, host_count
 from sweep.families.dispatch._policy import dispatch_policy
 
 
 @jit()
-def _first_free(n, t, given, free, ring, head, tail):
+def _first_free(n, t, given, hosts):
     """The host that frees first (became idle earliest), the lowest index among equals."""
     best = 0
-    earliest = free[0]
-    for i in range(1, free.shape[0]):
-        if free[i] < earliest:
-            earliest = free[i]
+    earliest = free_time(hosts, 0)
+    for i in range(1, host_count(hosts)):
+        if free_time(hosts, i) < earliest:
+            earliest = free_time(hosts, i)
             best = i
     return best
 
 
 @jit()
-def _run(arrival, size, given, j0, j1, measuring, state, acc):
-    return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _first_free)
+def _run(arrival, size, given, j0, j1, measuring, hosts, sums):
+    return dispatch_chunk(arrival, size, given, j0, j1, measuring, hosts, sums, _first_free)
 
 
 POLICY = dispatch_policy("central_queue", kernel=_run, analytic=mgh_approximation)

@@ -14,17 +14,17 @@ import numpy as np
 
 from sweep._numba import jit
 from sweep.families.dispatch._analytic import mgh_approximation
-from sweep.families.dispatch._core import _dispatch
+from sweep.families.dispatch._core import dispatch_chunk, host_count, work_left
 from sweep.families.dispatch._policy import dispatch_policy
 
 
 @jit()
-def _least_work_left(n, t, given, free, ring, head, tail):
+def _least_work_left(n, t, given, hosts):
     """The host with the least work ``max(free_i − t, 0)``, the lowest index among equals."""
     best = 0
     least = np.inf
-    for i in range(free.shape[0]):
-        work = max(free[i] - t, 0.0)
+    for i in range(host_count(hosts)):
+        work = work_left(hosts, i, t)
         if work < least:
             least = work
             best = i
@@ -32,8 +32,8 @@ def _least_work_left(n, t, given, free, ring, head, tail):
 
 
 @jit()
-def _run(arrival, size, given, j0, j1, measuring, state, acc):
-    return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _least_work_left)
+def _run(arrival, size, given, j0, j1, measuring, hosts, sums):
+    return dispatch_chunk(arrival, size, given, j0, j1, measuring, hosts, sums, _least_work_left)
 
 
 POLICY = dispatch_policy("lwl", kernel=_run, analytic=mgh_approximation)

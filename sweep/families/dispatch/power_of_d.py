@@ -29,7 +29,7 @@ import numpy as np
 from sweep._numba import jit
 from sweep.families import Point, param
 from sweep.families.dispatch._analytic import empty_summary, random_split
-from sweep.families.dispatch._core import _dispatch, _trim
+from sweep.families.dispatch._core import dispatch_chunk, host_count, jobs_in_system
 from sweep.families.dispatch._policy import Assigner, dispatch_policy
 from sweep.families.dispatch._workload import Workload
 
@@ -42,24 +42,23 @@ class Choices:
 
 
 @jit()
-def _fewest_of_sampled(n, t, given, free, ring, head, tail):
+def _fewest_of_sampled(n, t, given, hosts):
     """The sampled host with the fewest jobs at ``t``; the earliest sampled among equals."""
-    base = free.shape[0] + 1
+    base = host_count(hosts) + 1
     packed = given[n]
     best, fewest = 0, np.iinfo(np.int64).max
     while packed > 0:
         i = packed % base - 1
         packed //= base
-        _trim(ring, head, tail, i, t)
-        count = tail[i] - head[i]
+        count = jobs_in_system(hosts, i, t)
         if count < fewest:
             fewest, best = count, i
     return best
 
 
 @jit()
-def _run(arrival, size, given, j0, j1, measuring, state, acc):
-    return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _fewest_of_sampled)
+def _run(arrival, size, given, j0, j1, measuring, hosts, sums):
+    return dispatch_chunk(arrival, size, given, j0, j1, measuring, hosts, sums, _fewest_of_sampled)
 
 
 def _d(point: Point) -> int:

@@ -14,7 +14,7 @@ import numpy as np
 
 from sweep.families import Point
 from sweep.families.dispatch._analytic import random_split
-from sweep.families.dispatch._core import _run_given
+from sweep.families.dispatch._core import run_given
 from sweep.families.dispatch._policy import Assigner, dispatch_policy
 from sweep.families.dispatch._workload import Workload
 
@@ -30,5 +30,5 @@ def _assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Ass
     return assign
 
 
-POLICY = dispatch_policy("random", kernel=_run_given, analytic=random_split,
+POLICY = dispatch_policy("random", kernel=run_given, analytic=random_split,
                                assigner=_assigner)

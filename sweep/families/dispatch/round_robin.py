@@ -13,7 +13,7 @@ import numpy as np
 
 from sweep.families import Point
 from sweep.families.dispatch._analytic import empty_summary
-from sweep.families.dispatch._core import _run_given
+from sweep.families.dispatch._core import run_given
 from sweep.families.dispatch._policy import Assigner, dispatch_policy
 from sweep.families.dispatch._workload import Workload
 
@@ -35,5 +35,5 @@ def _analytic(point: Point, workload: Workload) -> dict[str, object]:
     return summary
 
 
-POLICY = dispatch_policy("round_robin", kernel=_run_given, analytic=_analytic,
+POLICY = dispatch_policy("round_robin", kernel=run_given, analytic=_analytic,
                                assigner=_assigner)

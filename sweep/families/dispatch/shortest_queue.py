@@ -13,19 +13,18 @@ import numpy as np
 from sweep._numba import jit
 from sweep.families import Point
 from sweep.families.dispatch._analytic import empty_summary
-from sweep.families.dispatch._core import _dispatch, _trim
+from sweep.families.dispatch._core import dispatch_chunk, host_count, jobs_in_system
 from sweep.families.dispatch._policy import dispatch_policy
 from sweep.families.dispatch._workload import Workload
 
 
 @jit()
-def _fewest_jobs(n, t, given, free, ring, head, tail):
+def _fewest_jobs(n, t, given, hosts):
     """The host with the fewest jobs in system at ``t`` (lowest index on ties)."""
     best = 0
     fewest = np.iinfo(np.int64).max
-    for i in range(free.shape[0]):
-        _trim(ring, head, tail, i, t)
-        count = tail[i] - head[i]
+    for i in range(host_count(hosts)):
+        count = jobs_in_system(hosts, i, t)
         if count < fewest:
             fewest = count
             best = i
@@ -33,8 +32,8 @@ def _fewest_jobs(n, t, given, free, ring, head, tail):
 
 
 @jit()
-def _run(arrival, size, given, j0, j1, measuring, state, acc):
-    return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _fewest_jobs)
+def _run(arrival, size, given, j0, j1, measuring, hosts, sums):
+    return dispatch_chunk(arrival, size, given, j0, j1, measuring, hosts, sums, _fewest_jobs)
 
 
 def _analytic(point: Point, workload: Workload) -> dict[str, object]:

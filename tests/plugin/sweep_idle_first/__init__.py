@@ -12,22 +12,22 @@ import numba
 import numpy as np
 
 from sweep.families.dispatch._analytic import empty_summary
-from sweep.families.dispatch._core import _dispatch
+from sweep.families.dispatch._core import dispatch_chunk, free_time, host_count
 from sweep.families.dispatch._policy import dispatch_policy
 
 
 @numba.njit
-def _idle_first(n, t, given, free, ring, head, tail):
+def _idle_first(n, t, given, hosts):
     """The lowest-index host idle at ``t``, else the host named in advance."""
-    for i in range(free.shape[0]):
-        if free[i] <= t:
+    for i in range(host_count(hosts)):
+        if free_time(hosts, i) <= t:
             return i
     return given[n]
 
 
 @numba.njit
-def _run(arrival, size, given, j0, j1, measuring, state, acc):
-    return _dispatch(arrival, size, given, j0, j1, measuring, state, acc, _idle_first)
+def _run(arrival, size, given, j0, j1, measuring, hosts, sums):
+    return dispatch_chunk(arrival, size, given, j0, j1, measuring, hosts, sums, _idle_first)
 
 
 def _cycle(point, workload, rng):
