@@ -20,21 +20,21 @@ def machine(processors: int, ticks: int, slices: int, trace: bool = True) -> Any
 
 def run(policy: str, jobs: dict, processors: int, ticks: int, slices: int, *,
         example: dict | None = None, workload: dict | None = None, deterministic: bool = True,
-        pool: np.ndarray | None = None) -> tuple[Any, np.ndarray, np.ndarray]:
-    """Run ``policy`` on ``jobs`` (columns arrival, width, work in ticks; cls); (run, fpar, ipar).
+        pool: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
+    """Run ``policy`` on ``jobs`` (columns arrival, width, work in ticks; cls); (run, the kernel's settings).
 
     ``workload`` gives io_burst, io_wait, sync_phase in *seconds* of a 1-second slice, i.e.
     in slices; times ``ticks`` they are ticks.
     """
     m = machine(processors, ticks, slices)
     params = FAMILY.policies[policy].make_params(example or {})
-    fpar, ipar = SIM.kernel_parameters(params, workload or {}, m, 10**6, deterministic)
+    settings = SIM.kernel_settings(params, workload or {}, m, 10**6, deterministic)
     pool = SIM.draw_pool(np.random.default_rng(0), 1 << 10) if pool is None else pool
     cls = np.asarray(jobs.get("cls", np.zeros(len(jobs["arrival"]), np.int64)), np.int64)
     result = SIM.run_kernel(policy, params, np.asarray(jobs["arrival"]), np.asarray(jobs["width"]),
-                            np.asarray(jobs["work"]), cls, fpar, ipar, m.report_ticks, processors,
+                            np.asarray(jobs["work"]), cls, settings, m.report_ticks, processors,
                             pool, slices * ticks)
-    return result, fpar, ipar
+    return result, settings
 
 
 def job_trace(result: Any) -> np.ndarray:

@@ -39,7 +39,7 @@ def test_slots_and_work_conservation(policy, example):
     for _ in range(25):
         P, K = int(rng.integers(2, 9)), int(rng.integers(1, 5))
         jobs = _jobs(rng, P, K, int(rng.integers(1, 12)))
-        result, _, _ = run(policy, jobs, P, K, 80, example=params, deterministic=False,
+        result, _ = run(policy, jobs, P, K, 80, example=params, deterministic=False,
                            workload={"io_burst": 0.5, "io_wait": 1.0, "sync_phase": 2.0})
         rec, owner = result.rec, np.repeat(result.owner, K, axis=0)
         ran = rec >= 0
@@ -67,8 +67,8 @@ def test_slots_and_work_conservation(policy, example):
         for j, end in enumerate(result.jobs.end):
             if end >= 0:
                 assert np.all(result.tasks.left[job_of_tasks(jobs, j)] == 0)
-        assert result.out[-1, 2] == ran.sum()
-        assert result.out[-1, 0] == (~ran).sum()
+        assert result.out["busy"][-1] == ran.sum()
+        assert result.out["idle"][-1] == (~ran).sum()
 
 
 def job_of_tasks(jobs, j):
@@ -84,8 +84,8 @@ def test_compute_only_concurrent_gang_is_gang_until_gang_idles():
         P, K = int(rng.integers(2, 9)), int(rng.integers(1, 5))
         jobs = _jobs(rng, P, K, int(rng.integers(1, 12)), classes=1)
         jobs["arrival"] = jobs["arrival"] // 8  # a busy start, so Gang idles later
-        gang, _, _ = run("gang", jobs, P, K, 80, deterministic=False)
-        cg, _, _ = run("concurrent_gang", jobs, P, K, 80, deterministic=False)
+        gang, _ = run("gang", jobs, P, K, 80, deterministic=False)
+        cg, _ = run("concurrent_gang", jobs, P, K, 80, deterministic=False)
         idle = np.flatnonzero((gang.rec < 0).any(axis=1))
         upto = idle[0] if idle.size else gang.rec.shape[0]
         np.testing.assert_array_equal(cg.rec[:upto], gang.rec[:upto])
@@ -102,8 +102,8 @@ def test_compute_only_without_empty_slots_gives_identical_schedules():
         n = int(rng.integers(1, 10))
         jobs = {"arrival": np.sort(rng.integers(0, 10 * K, n)), "width": np.full(n, P),
                 "work": K * rng.integers(1, 8, n)}
-        gang, _, _ = run("gang", jobs, P, K, 60)
-        cg, _, _ = run("concurrent_gang", jobs, P, K, 60)
+        gang, _ = run("gang", jobs, P, K, 60)
+        cg, _ = run("concurrent_gang", jobs, P, K, 60)
         np.testing.assert_array_equal(cg.rec, gang.rec)
         np.testing.assert_array_equal(cg.jobs.end, gang.jobs.end)
         assert (gang.jobs.end >= 0).any()
@@ -115,8 +115,8 @@ def test_concurrent_gang_fills_slots_gang_leaves_idle():
     rng = np.random.default_rng(11)
     jobs = {"arrival": np.zeros(6, np.int64), "width": rng.integers(1, 5, 6),
             "work": np.full(6, 40), "cls": np.ones(6, np.int64)}
-    gang, _, _ = run("gang", jobs, 4, 4, 200, deterministic=False)
-    cg, _, _ = run("concurrent_gang", jobs, 4, 4, 200, deterministic=False)
+    gang, _ = run("gang", jobs, 4, 4, 200, deterministic=False)
+    cg, _ = run("concurrent_gang", jobs, 4, 4, 200, deterministic=False)
     assert (gang.jobs.end > 0).all() and (cg.jobs.end > 0).all()
     assert cg.jobs.end.max() < gang.jobs.end.max()
     first = (cg.rec >= 0).sum(axis=1)[: 4 * 20].sum()

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from naive import gang as naive
 
-from tests.gang.conftest import FAMILY, _core, run
+from tests.gang.conftest import FAMILY, run
 
 # the hash of the random draws wraps around 2**64 on purpose (a warning only without the JIT)
 pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
@@ -46,11 +46,12 @@ def test_small_random_cases_match_the_naive_reference(policy, example):
         u = rng.random(1 << 8)
         pool = np.column_stack([u, -np.log1p(-u)])
         slices = 60
-        got, fpar, ipar = run(policy, jobs, P, K, slices, example=params, workload=workload,
-                              deterministic=deterministic, pool=pool)
-        par = {"alpha": fpar[_core.F_ALPHA], "beta": fpar[_core.F_BETA], "gamma": fpar[_core.F_GAMMA],
-               "burst": fpar[_core.F_BURST], "wait": fpar[_core.F_WAIT], "phase": fpar[_core.F_PHASE],
-               "imbalance": fpar[_core.F_IMBALANCE], "det": deterministic,
+        got, settings = run(policy, jobs, P, K, slices, example=params, workload=workload,
+                            deterministic=deterministic, pool=pool)
+        s = settings[0]
+        par = {"alpha": s["alpha"], "beta": s["beta"], "gamma": s["smoothing"], "burst": s["io_burst"],
+               "wait": s["io_wait"], "phase": s["sync_phase"], "imbalance": s["sync_imbalance"],
+               "det": deterministic,
                "best_fit": params.get("packing") == "best_fit",
                "ispan": params.get("classifier") == "ispan"}
         want = naive.simulate(policy, jobs["arrival"].tolist(), jobs["width"].tolist(),
@@ -59,6 +60,6 @@ def test_small_random_cases_match_the_naive_reference(policy, example):
         np.testing.assert_array_equal(got.rec, np.array(want["trace"]), err_msg=label)
         np.testing.assert_array_equal(got.jobs.start, want["start"], err_msg=label)
         np.testing.assert_array_equal(got.jobs.end, want["end"], err_msg=label)
-        assert tuple(got.out[-1]) == (want["idle"], want["empty"], want["busy"], want["held"],
+        assert tuple(got.out[-1].tolist()) == (want["idle"], want["empty"], want["busy"], want["held"],
                                       want["held_idle"], want["idle_slots"],
                                       want["task_slices"]), label

@@ -35,7 +35,7 @@ Burst, wait and phase lengths come from a pool of uniforms ``U`` (column 0)
 and of ``−log(1 − U)`` (column 1) drawn in numpy before the run, its row
 picked by a hash of (task, draw count): the k-th burst of a
 task is the same under every policy (common random numbers), and nothing is
-drawn inside the loop. ``ipar[I_DETERMINISTIC]`` makes every length its mean
+drawn inside the loop. ``settings.deterministic`` makes every length its mean
 (hand-worked schedules).
 
 Membership grades (§3.3.2) are measured on the slot's own task: at each
@@ -51,29 +51,36 @@ from collections import namedtuple
 
 import numpy as np
 
-from sweep._numba import NO_REFCOUNT, jit
+from sweep._numba import NO_REFCOUNT, jit, record
 
 # Task states.
 READY, IO, BARRIER, DONE = 0, 1, 2, 3
 # Job classes.
 COMPUTE, IOCLASS, SYNC = 0, 1, 2
 CLASS_NAMES = ("compute", "io", "sync")
-# ``fpar``: float parameters.
-F_ALPHA, F_BETA, F_GAMMA, F_BURST, F_WAIT, F_PHASE, F_IMBALANCE = range(7)
-N_FPAR = 7
-# ``ipar``: integer parameters.
-I_TICKS, I_PACKING, I_CLASSIFIER, I_DETERMINISTIC, I_MAX_JOBS, I_TRACE_FROM = range(6)
-N_IPAR = 6
+#: The kernel's parameters, one record (``_simulate.kernel_settings``): the local priority's
+#: α and β, the grades' smoothing γ (§3.3.2); the mean I/O burst, I/O wait and sync phase in
+#: ticks and the sync imbalance (the workload); ticks per slice, the packing and classifier
+#: rules, 1 for deterministic lengths, the in-system cap of jobs, the first slice traced.
+SETTINGS = np.dtype([("alpha", np.float64), ("beta", np.float64), ("smoothing", np.float64),
+                     ("io_burst", np.float64), ("io_wait", np.float64), ("sync_phase", np.float64),
+                     ("sync_imbalance", np.float64), ("ticks", np.int64), ("packing", np.int64),
+                     ("classifier", np.int64), ("deterministic", np.int64), ("max_jobs", np.int64),
+                     ("trace_from", np.int64)], align=True)
 FIRST_FIT, BEST_FIT = 0, 1
 FUZZY, ISPAN = 0, 1
 #: The ISPAN rule: a task is scheduled locally while its slot utilisation,
 #: averaged over its last ISPAN_CYCLES slots, is below ISPAN_THRESHOLD.
 ISPAN_CYCLES, ISPAN_THRESHOLD = 5, 0.5
-# ``out`` columns, one row per report time.
-O_IDLE, O_EMPTY, O_BUSY, O_HELD, O_HELD_IDLE, O_IDLE_SLOTS, O_TASK_SLICES = range(7)
-N_OUT = 7
-# ``ist``: integer results.
-S_STATUS, S_SLICES, S_REBUILDS = range(3)
+#: What the loop reports at each report time, cumulative (one record per report time, −1 where
+#: not reached): idle PE-ticks, empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix
+#: holds a job and the idle PE-ticks among those, slots (PE × slice) in which the PE ran no task
+#: at all, task-slices (tasks in the matrix, summed over slices).
+REPORT = np.dtype([("idle", np.int64), ("empty", np.int64), ("busy", np.int64), ("held", np.int64),
+                   ("held_idle", np.int64), ("idle_slots", np.int64), ("task_slices", np.int64)])
+#: How a run ended (``Machine.outcome``, one record): its status, slices run, matrix rebuilds.
+OUTCOME = np.dtype([("status", np.int64), ("slices", np.int64), ("rebuilds", np.int64)], align=True)
+#: ``outcome.status``.
 RUNNING, OVER_CAP = 0, 1
 #: A tick beyond any run.
 NEVER = np.iinfo(np.int64).max
@@ -90,7 +97,7 @@ def new_tasks(job: np.ndarray, left: np.ndarray, seg: np.ndarray) -> Tasks:
                  state=np.zeros(count, np.int64), gen=np.zeros(count, np.int64),
                  draws=np.ones(count, np.int64), lam_io=np.zeros(count), lam_comp=np.ones(count),
                  util=np.ones(count))
-Machine = namedtuple("Machine", "mat free run rr skip seen obs ist order key at size")
+Machine = namedtuple("Machine", "mat free run rr skip seen obs outcome order key at size")
 
 
 def new_machine(processors: int, rows: int) -> Machine:
@@ -102,7 +109,7 @@ def new_machine(processors: int, rows: int) -> Machine:
     return Machine(mat=np.full((rows, processors), -1, np.int64), free=np.zeros(rows, np.int64),
                    run=np.full(processors, -1, np.int64), rr=np.zeros(processors, np.int64),
                    skip=np.zeros(processors, np.int64), seen=np.zeros(processors, np.int64),
-                   obs=np.zeros((processors, 4), np.int64), ist=np.zeros(3, np.int64),
+                   obs=np.zeros((processors, 4), np.int64), outcome=record(OUTCOME),
                    order=np.zeros((processors, rows), np.int64), key=np.zeros((processors, rows)),
                    at=np.full((rows, processors), -1, np.int64), size=np.zeros(processors, np.int64))
 
@@ -151,17 +158,18 @@ def phase(pool, task, count, mean, imbalance, deterministic):
 
 
 @jit(**NO_REFCOUNT)
-def first_segment(cls, work, pool, task, fpar, deterministic):
+def first_segment(cls, work, pool, task, settings):
     """The first burst (I/O), phase (sync) or the whole work (compute) of a new task."""
+    deterministic = settings.deterministic != 0
     if cls == IOCLASS:
-        return length(pool, task, 0, fpar[F_BURST], deterministic)
+        return length(pool, task, 0, settings.io_burst, deterministic)
     if cls == SYNC:
-        return phase(pool, task, 0, fpar[F_PHASE], fpar[F_IMBALANCE], deterministic)
+        return phase(pool, task, 0, settings.sync_phase, settings.sync_imbalance, deterministic)
     return work + 1
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def task_status(x, t, tasks, jobs, pool, fpar, deterministic):
+def task_status(x, t, tasks, jobs, pool, settings, deterministic):
     """Task ``x``'s state at tick ``t``; an I/O or barrier wait that is over becomes READY."""
     st = tasks.state[x]
     if st == IO and tasks.ready_at[x] <= t:
@@ -172,7 +180,7 @@ def task_status(x, t, tasks, jobs, pool, fpar, deterministic):
         if jobs.gen[j] > tasks.gen[x] and jobs.release[j] <= t:
             tasks.state[x] = READY
             c = tasks.draws[x]
-            tasks.seg[x] = phase(pool, x, c, fpar[F_PHASE], fpar[F_IMBALANCE], deterministic)
+            tasks.seg[x] = phase(pool, x, c, settings.sync_phase, settings.sync_imbalance, deterministic)
             tasks.draws[x] = c + 1
             st = READY
     return st
@@ -187,7 +195,7 @@ def _release(j, t, jobs):
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _step(x, t, tasks, jobs, pool, fpar, deterministic):
+def _step(x, t, tasks, jobs, pool, settings, deterministic):
     """Run task ``x`` for tick ``t``; 1 when its job completes with it, else 0."""
     j = tasks.job[x]
     if jobs.start[j] < 0 or t < jobs.start[j]:  # a minimum: PE-major slices (_loop) go back in time
@@ -208,8 +216,8 @@ def _step(x, t, tasks, jobs, pool, fpar, deterministic):
         c = jobs.cls[j]
         if c == IOCLASS:
             k = tasks.draws[x]
-            tasks.ready_at[x] = t + 1 + length(pool, x, k, fpar[F_WAIT], deterministic)
-            tasks.seg[x] = length(pool, x, k + 1, fpar[F_BURST], deterministic)
+            tasks.ready_at[x] = t + 1 + length(pool, x, k, settings.io_wait, deterministic)
+            tasks.seg[x] = length(pool, x, k + 1, settings.io_burst, deterministic)
             tasks.draws[x] = k + 2
             tasks.state[x] = IO
         elif c == SYNC:
@@ -258,12 +266,12 @@ def _pack(active, count, jobs, mach, packing):
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _grade(x, obs, p, tasks, fpar, ticks):
+def _grade(x, obs, p, tasks, settings, ticks):
     """Move the slot task's grades towards what PE ``p``'s slot showed (module docstring)."""
     run, io, sync = obs[p, 0], obs[p, 1], obs[p, 2]
     seen = run + io + sync
     if seen > 0:
-        g = fpar[F_GAMMA]
+        g = settings.smoothing
         tasks.lam_io[x] = (1.0 - g) * tasks.lam_io[x] + g * io / seen
         tasks.lam_comp[x] = (1.0 - g) * tasks.lam_comp[x] + g * run / seen
         u = run / ticks
@@ -289,9 +297,9 @@ def wake_tick(x, t, tasks, jobs):
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def local_priority(x, tasks, fpar, ipar):
+def local_priority(x, tasks, settings):
     """Task ``x``'s priority for the local scheduler from its grades, −1 below the floor."""
-    if ipar[I_CLASSIFIER] == ISPAN:
+    if settings.classifier == ISPAN:
         return 1.0 if tasks.util[x] < ISPAN_THRESHOLD else -1.0
-    pr = max(fpar[F_ALPHA] * tasks.lam_io[x], tasks.lam_comp[x])
-    return pr if pr > fpar[F_BETA] else -1.0
+    pr = max(settings.alpha * tasks.lam_io[x], tasks.lam_comp[x])
+    return pr if pr > settings.beta else -1.0

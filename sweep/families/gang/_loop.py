@@ -27,25 +27,10 @@ from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.gang._column import append, reorder
 from sweep.families.gang._core import (
     DONE,
-    I_DETERMINISTIC,
-    I_MAX_JOBS,
-    I_PACKING,
-    I_TICKS,
-    I_TRACE_FROM,
     IO,
-    O_BUSY,
-    O_EMPTY,
-    O_HELD,
-    O_HELD_IDLE,
-    O_IDLE,
-    O_IDLE_SLOTS,
-    O_TASK_SLICES,
     OVER_CAP,
     READY,
     RUNNING,
-    S_REBUILDS,
-    S_SLICES,
-    S_STATUS,
     SYNC,
     _grade,
     _pack,
@@ -56,7 +41,7 @@ from sweep.families.gang._core import (
 
 
 @jit(**NO_REFCOUNT)
-def _index_columns(rows, tasks, mach, fpar, ipar):
+def _index_columns(rows, tasks, mach, par):
     """Each PE's column of the new matrix in its local scheduler's order (``_column``), done tasks out."""
     mat = mach.mat
     for p in range(mat.shape[1]):
@@ -65,44 +50,44 @@ def _index_columns(rows, tasks, mach, fpar, ipar):
             mach.at[r, p] = -1
             x = mat[r, p]
             if x >= 0 and tasks.state[x] != DONE:
-                append(p, n, r, local_priority(x, tasks, fpar, ipar), mach)
+                append(p, n, r, local_priority(x, tasks, par), mach)
                 n += 1
         mach.size[p] = n
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _run_for(x, t, d, tasks, jobs, pool, fpar, det):
+def _run_for(x, t, d, tasks, jobs, pool, par, det):
     """Run ``x`` in ticks ``t … t + d − 1`` (``d`` ≤ its burst and work left); the last tick's ``_step``."""
     j = tasks.job[x]
     if jobs.start[j] < 0 or t < jobs.start[j]:
         jobs.start[j] = t
     tasks.left[x] -= d - 1
     tasks.seg[x] -= d - 1
-    return _step(x, t + d - 1, tasks, jobs, pool, fpar, det)
+    return _step(x, t + d - 1, tasks, jobs, pool, par, det)
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, fpar, ipar, det, local):
+def _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, par, det, local):
     """What PE ``p`` runs at tick ``t`` when its slot's own task does not: the task its local
     scheduler picked earlier in the slice if still ready, else a new local pick (−1: none)."""
     kept = mach.run[p]
-    if kept >= 0 and task_status(kept, t, tasks, jobs, pool, fpar, det) == READY:
+    if kept >= 0 and task_status(kept, t, tasks, jobs, pool, par, det) == READY:
         return kept
-    picked = local(p, t, row, rows, mach.mat, tasks, jobs, mach, pool, fpar, ipar)
+    picked = local(p, t, row, rows, mach.mat, tasks, jobs, mach, pool, par)
     mach.run[p] = picked
     return picked
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from, local):
+def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, par, rec, t_from, local):
     """PE ``p``'s whole slice ``s`` in runs of ticks (module docstring); (idle, empty, busy, a job ended).
 
     Only for a matrix without barriers: the owner is ready, blocked on I/O
     (until ``ready_at``) or done. ``local`` answering −1 sets ``mach.skip[p]``
     to the first tick at which it might answer otherwise (the hook contract).
     """
-    K = ipar[I_TICKS]
-    det = ipar[I_DETERMINISTIC] != 0
+    K = par.ticks
+    det = par.deterministic != 0
     mat, obs = mach.mat, mach.obs
     nrec = rec.shape[0]
     g = mat[row, p] if rows > 0 else -1
@@ -111,14 +96,14 @@ def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from,
     idle, empty, busy = 0, 0, 0
     ended = False
     while t < end:
-        st = task_status(g, t, tasks, jobs, pool, fpar, det) if g >= 0 else DONE
+        st = task_status(g, t, tasks, jobs, pool, par, det) if g >= 0 else DONE
         if g >= 0 and st == READY:
             x = g
             d = min(tasks.seg[g], tasks.left[g], end - t)
             obs[p, 0] += d
         else:
             until = min(end, tasks.ready_at[g]) if g >= 0 and st == IO else end
-            x = _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, fpar, ipar, det, local)
+            x = _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, par, det, local)
             # a run of x, or idle until the local scheduler might pick (skip) or the owner wakes;
             # a hook that set no skip is asked again at the next tick
             if x >= 0:
@@ -137,14 +122,14 @@ def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar, rec, t_from,
         else:
             busy += d
             obs[p, 3] += d
-            if _run_for(x, t, d, tasks, jobs, pool, fpar, det):
+            if _run_for(x, t, d, tasks, jobs, pool, par, det):
                 ended = True
         t += d
     return idle, empty, busy, ended
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active, local,
+def simulate_core(jobs, tasks, mach, pool, settings, report, out, rec, owner, active, local,
                   indexed):
     """Run from tick 0 to ``report[-1]`` (a whole number of slices); ``local`` is the hook.
 
@@ -155,21 +140,23 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
     empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix holds a job
     and idle PE-ticks among those, slots (PE × slice) in which the PE ran no
     task at all and task-slices (tasks in the matrix, summed over slices) are
-    written to ``out`` (``O_*``). ``rec`` (ticks × PEs) receives the task run
-    in each of ``rec.shape[0]`` ticks from slice ``ipar[I_TRACE_FROM]`` on
+    written to ``out`` (one ``_core.REPORT`` record each). ``settings`` is one
+    ``_core.SETTINGS`` record in an array of one. ``rec`` (ticks × PEs) receives the task run
+    in each of ``rec.shape[0]`` ticks from slice ``settings.trace_from`` on
     (−1: idle), ``owner`` (slices × PEs) the slot's task of the same slices.
     ``active`` is work space for the ids of the jobs present.
     """
-    K = ipar[I_TICKS]
-    packing = ipar[I_PACKING]
-    det = ipar[I_DETERMINISTIC] != 0
-    cap = ipar[I_MAX_JOBS]
-    mat, run, obs, ist = mach.mat, mach.run, mach.obs, mach.ist
+    par = settings[0]
+    K = par.ticks
+    packing = par.packing
+    det = par.deterministic != 0
+    cap = par.max_jobs
+    mat, run, obs = mach.mat, mach.run, mach.obs
     P = mat.shape[1]
     n = jobs.arrival.shape[0]
     slices = report[report.shape[0] - 1] // K
     nrec, nown = rec.shape[0], owner.shape[0]
-    s_from = ipar[I_TRACE_FROM]  # first slice recorded
+    s_from = par.trace_from  # first slice recorded
     t_from = s_from * K
     rows = 0
     assigned = 0  # tasks in the matrix (one slot each)
@@ -206,7 +193,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                     assigned += jobs.width[active[a]]
                     barriers = barriers or jobs.cls[active[a]] == SYNC
                 if indexed:
-                    _index_columns(rows, tasks, mach, fpar, ipar)
+                    _index_columns(rows, tasks, mach, par)
                 rebuilds += 1
                 changed = False
         row = cur
@@ -222,7 +209,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                 owner[s - s_from, p] = mat[row, p] if rows > 0 else -1
         if not barriers:
             for p in range(P):
-                i_d, e_d, b_d, ended = _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, fpar, ipar,
+                i_d, e_d, b_d, ended = _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, par,
                                                  rec, t_from, local)
                 idle += i_d
                 empty += e_d
@@ -235,7 +222,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                     g = mat[row, p] if rows > 0 else -1
                     x = -1
                     if g >= 0:
-                        st = task_status(g, t, tasks, jobs, pool, fpar, det)
+                        st = task_status(g, t, tasks, jobs, pool, par, det)
                         if st == READY:
                             x = g
                         elif st != DONE:
@@ -243,7 +230,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                     else:
                         empty += 1
                     if x < 0:
-                        x = _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, fpar, ipar, det, local)
+                        x = _kept_or_picked(p, t, row, rows, tasks, jobs, mach, pool, par, det, local)
                     else:
                         obs[p, 0] += 1
                     if 0 <= t - t_from < nrec:
@@ -253,7 +240,7 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
                         continue
                     busy += 1
                     obs[p, 3] += 1
-                    if _step(x, t, tasks, jobs, pool, fpar, det):
+                    if _step(x, t, tasks, jobs, pool, par, det):
                         changed = True
         if rows > 0:
             held += P * K
@@ -261,9 +248,9 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
             for p in range(P):
                 g = mat[row, p]
                 if g >= 0:
-                    _grade(g, obs, p, tasks, fpar, K)
+                    _grade(g, obs, p, tasks, par, K)
                     if indexed:
-                        reorder(p, row, local_priority(g, tasks, fpar, ipar), mach)
+                        reorder(p, row, local_priority(g, tasks, par), mach)
         task_slices += assigned
         for p in range(P):
             if obs[p, 3] == 0:
@@ -273,15 +260,10 @@ def simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, 
             cur = 0
         s += 1
         while rep < report.shape[0] and report[rep] <= s * K:
-            out[rep, O_IDLE] = idle
-            out[rep, O_EMPTY] = empty
-            out[rep, O_BUSY] = busy
-            out[rep, O_HELD] = held
-            out[rep, O_HELD_IDLE] = held_idle
-            out[rep, O_IDLE_SLOTS] = idle_slots
-            out[rep, O_TASK_SLICES] = task_slices
+            row = out[rep]
+            row.idle, row.empty, row.busy, row.held = idle, empty, busy, held
+            row.held_idle, row.idle_slots, row.task_slices = held_idle, idle_slots, task_slices
             rep += 1
-    ist[S_STATUS] = status
-    ist[S_SLICES] = s
-    ist[S_REBUILDS] = rebuilds
+    outcome = mach.outcome[0]
+    outcome.status, outcome.slices, outcome.rebuilds = status, s, rebuilds
     return s

@@ -6,7 +6,7 @@ hook is the compiled kernel of the family's one loop
 (:func:`~sweep.families.gang._loop.simulate_core`) with the policy's *local*
 scheduler inlined as a compile-time constant::
 
-    local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar) -> task or -1
+    local(p, t, row, rows, mat, tasks, jobs, mach, pool, par) -> task or -1
 
 called when PE ``p`` has no ready task of its own slot at tick ``t`` (and no
 locally picked task still ready): the task to run in the rest of the slot, or
@@ -19,8 +19,9 @@ task wakes. ``mach.rr`` is each PE's round-robin pointer (a row);
 (``_column``), kept by the loop when the kernel asks for it (``indexed``).
 ``local_scheduling`` says whether the policy has a local scheduler at all.
 The parameters (``packing``; ``alpha``, ``beta``, ``smoothing``,
-``classifier``) reach the kernel through its parameter arrays
-(``_core.F_*``, ``_core.I_*``), filled by ``simulate.kernel_parameters``.
+``classifier``) reach the kernel, with the workload's and the machine's, as
+one ``_core.SETTINGS`` record (``par``: ``par.alpha``, ``par.ticks``, ...),
+filled by ``_simulate.kernel_settings``.
 The kernel is compiled with ``sweep._numba.jit``, its disk cache
 (renewed when any file of this package changes).
 """

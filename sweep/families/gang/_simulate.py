@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from sweep._numba import record
 from sweep.families import Point, Result, Variable, check_params, load_families, param
 from sweep.families.gang import _core
 from sweep.families.gang._policy import CLASSIFIERS, PACKINGS
@@ -155,25 +156,24 @@ def load_jobs(point: Point, rng: np.random.Generator) -> GangJobs:
     return jann_jobs(point.workload, machine.processors, float(point.load), horizon, rng)
 
 
-def kernel_parameters(params: Any, workload: Mapping[str, Any], machine: Machine,
-                      max_jobs: int, deterministic: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's float and integer parameter arrays (``_core.F_*``, ``_core.I_*``)."""
-    fpar = np.zeros(_core.N_FPAR)
-    fpar[_core.F_ALPHA] = getattr(params, "alpha", 2.0)
-    fpar[_core.F_BETA] = getattr(params, "beta", 1.0)
-    fpar[_core.F_GAMMA] = getattr(params, "smoothing", 0.5)
-    fpar[_core.F_BURST] = machine.to_ticks(float(workload.get("io_burst", 0.2)))
-    fpar[_core.F_WAIT] = machine.to_ticks(float(workload.get("io_wait", 0.5)))
-    fpar[_core.F_PHASE] = machine.to_ticks(float(workload.get("sync_phase", 3.0)))
-    fpar[_core.F_IMBALANCE] = float(workload.get("sync_imbalance", 0.5))
-    ipar = np.zeros(_core.N_IPAR, np.int64)
-    ipar[_core.I_TICKS] = machine.ticks
-    ipar[_core.I_PACKING] = PACKINGS.index(params.packing)
-    ipar[_core.I_CLASSIFIER] = CLASSIFIERS.index(getattr(params, "classifier", "fuzzy"))
-    ipar[_core.I_DETERMINISTIC] = int(deterministic)
-    ipar[_core.I_MAX_JOBS] = max_jobs
-    ipar[_core.I_TRACE_FROM] = round(machine.trace_start / machine.slice)
-    return fpar, ipar
+def kernel_settings(params: Any, workload: Mapping[str, Any], machine: Machine,
+                    max_jobs: int, deterministic: bool = False) -> np.ndarray:
+    """The kernel's parameters: one ``_core.SETTINGS`` record, in an array of one."""
+    settings = record(_core.SETTINGS)
+    settings["alpha"] = getattr(params, "alpha", 2.0)
+    settings["beta"] = getattr(params, "beta", 1.0)
+    settings["smoothing"] = getattr(params, "smoothing", 0.5)
+    settings["io_burst"] = machine.to_ticks(float(workload.get("io_burst", 0.2)))
+    settings["io_wait"] = machine.to_ticks(float(workload.get("io_wait", 0.5)))
+    settings["sync_phase"] = machine.to_ticks(float(workload.get("sync_phase", 3.0)))
+    settings["sync_imbalance"] = float(workload.get("sync_imbalance", 0.5))
+    settings["ticks"] = machine.ticks
+    settings["packing"] = PACKINGS.index(params.packing)
+    settings["classifier"] = CLASSIFIERS.index(getattr(params, "classifier", "fuzzy"))
+    settings["deterministic"] = int(deterministic)
+    settings["max_jobs"] = max_jobs
+    settings["trace_from"] = round(machine.trace_start / machine.slice)
+    return settings
 
 
 @dataclass
@@ -190,7 +190,7 @@ class Run:
 
 
 def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray, work: np.ndarray,
-               cls: np.ndarray, fpar: np.ndarray, ipar: np.ndarray, report: np.ndarray,
+               cls: np.ndarray, settings: np.ndarray, report: np.ndarray,
                processors: int, pool: np.ndarray, trace_ticks: int = 0) -> Run:
     """Run the policy's kernel on jobs given in ticks (arrival order); the hand-worked tests use it."""
     n = arrival.size
@@ -206,20 +206,21 @@ def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray,
                       opened=np.zeros(1, np.int64))
     job_of = np.repeat(np.arange(n, dtype=np.int64), width)
     left = np.repeat(jobs.work, width)
-    seg = np.array([_core.first_segment(jobs.cls[j], jobs.work[j], pool, x, fpar,
-                                        bool(ipar[_core.I_DETERMINISTIC]))
+    seg = np.array([_core.first_segment(jobs.cls[j], jobs.work[j], pool, x, settings[0])
                     for x, j in enumerate(job_of)], np.int64)
     tasks = _core.new_tasks(job_of, left, seg)
     mach = _core.new_machine(processors, max(n, 1))
-    out = np.full((report.size, _core.N_OUT), -1, np.int64)
-    ticks = int(ipar[_core.I_TICKS])
-    rec = np.full((max(0, min(trace_ticks, int(report[-1]) - int(ipar[_core.I_TRACE_FROM]) * ticks)),
+    out = record(_core.REPORT, report.size)
+    for name in _core.REPORT.names:
+        out[name] = -1
+    ticks, trace_from = int(settings["ticks"][0]), int(settings["trace_from"][0])
+    rec = np.full((max(0, min(trace_ticks, int(report[-1]) - trace_from * ticks)),
                    processors), -1, np.int64)
     owner = np.full((rec.shape[0] // ticks, processors), -1, np.int64)
     kernel = load_families()["gang"].policies[policy].hooks.kernel
-    slices = kernel(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner,
+    slices = kernel(jobs, tasks, mach, pool, settings, report, out, rec, owner,
                     np.zeros(max(n, 1), np.int64))
-    return Run(jobs, tasks, out, rec, owner, int(mach.ist[_core.S_STATUS]), int(slices))
+    return Run(jobs, tasks, out, rec, owner, int(mach.outcome["status"][0]), int(slices))
 
 
 def _job_of_task(run: Run, trace: np.ndarray) -> np.ndarray:
@@ -233,7 +234,7 @@ def summarize(run: Run, jobs: GangJobs, machine: Machine) -> dict[str, Any]:
     """The declared summary variables (module docstring)."""
     report = machine.report_ticks
     P = machine.processors
-    written = run.out[:, 0] >= 0
+    written = run.out["idle"] >= 0
     pe_ticks = (report * P).astype(float)
     pe_slices = pe_ticks / machine.ticks
     end = run.jobs.end
@@ -243,17 +244,17 @@ def summarize(run: Run, jobs: GangJobs, machine: Machine) -> dict[str, Any]:
     response = (end[done] - run.jobs.arrival[done]) * machine.slice / machine.ticks
     summary: dict[str, Any] = {
         "jobs_completed": done_by,
-        "idle_fraction": np.where(written, run.out[:, _core.O_IDLE] / pe_ticks, np.nan),
-        "empty_slot_fraction": np.where(written, run.out[:, _core.O_EMPTY] / pe_ticks, np.nan),
-        "idle_ratio": np.where(written & (run.out[:, _core.O_HELD] > 0),
-                               run.out[:, _core.O_HELD_IDLE] / np.maximum(run.out[:, _core.O_HELD], 1),
+        "idle_fraction": np.where(written, run.out["idle"] / pe_ticks, np.nan),
+        "empty_slot_fraction": np.where(written, run.out["empty"] / pe_ticks, np.nan),
+        "idle_ratio": np.where(written & (run.out["held"] > 0),
+                               run.out["held_idle"] / np.maximum(run.out["held"], 1),
                                np.nan),
         "jobs_arrived": arrived,
-        "idle_slot_fraction": np.where(written, run.out[:, _core.O_IDLE_SLOTS] / pe_slices, np.nan),
-        "tasks_per_pe": np.where(written, run.out[:, _core.O_TASK_SLICES] / pe_slices, np.nan),
+        "idle_slot_fraction": np.where(written, run.out["idle_slots"] / pe_slices, np.nan),
+        "tasks_per_pe": np.where(written, run.out["task_slices"] / pe_slices, np.nan),
         "mean_response": float(response.mean()) if done.any() else np.nan,
         "mean_slowdown": float((response / jobs.work[done]).mean()) if done.any() else np.nan,
-        "utilization": float(run.out[-1, _core.O_BUSY] / pe_ticks[-1]) if written[-1] else np.nan,
+        "utilization": float(run.out["busy"][-1] / pe_ticks[-1]) if written[-1] else np.nan,
         "too_wide": int(jobs.dropped.get("too_wide", 0)),
         "saturated": run.status == _core.OVER_CAP,
     }
@@ -270,10 +271,10 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
     jobs = load_jobs(point, rng_jobs)
     pool = draw_pool(rng_pool, POOL)
     params = load_families()["gang"].params(point)
-    fpar, ipar = kernel_parameters(params, point.workload, machine, int(point.stop.max_in_system))
+    settings = kernel_settings(params, point.workload, machine, int(point.stop.max_in_system))
     arrival = np.ceil(np.round(machine.to_ticks(jobs.arrival), 6)).astype(np.int64)
     work = np.ceil(np.round(machine.to_ticks(jobs.work), 6)).astype(np.int64)
-    run = run_kernel(point.policy["name"], params, arrival, jobs.width, work, jobs.cls, fpar, ipar,
+    run = run_kernel(point.policy["name"], params, arrival, jobs.width, work, jobs.cls, settings,
                      machine.report_ticks, machine.processors, pool,
                      machine.trace_slices * machine.ticks)
     recorded = None

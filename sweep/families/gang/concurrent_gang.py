@@ -24,7 +24,6 @@ from sweep.families import Policy
 from sweep.families.gang._column import first_row_from, group_end
 from sweep.families.gang._core import (
     DONE,
-    I_DETERMINISTIC,
     NEVER,
     READY,
     task_status,
@@ -35,7 +34,7 @@ from sweep.families.gang._policy import ConcurrentGangParams, GangHooks
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
+def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, par):
     """The ready task of PE ``p``'s column of highest priority; the first from ``rr[p]`` among equals.
 
     Reads the column in its local scheduler's order (``_column``: priority
@@ -52,7 +51,7 @@ def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
     """
     if t < mach.skip[p] and mach.seen[p] == jobs.opened[0]:
         return -1
-    det = ipar[I_DETERMINISTIC] != 0
+    det = par.deterministic != 0
     start = mach.rr[p] if mach.rr[p] < rows else 0
     size = mach.size[p]
     wake = NEVER
@@ -68,7 +67,7 @@ def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
             if r == row:
                 continue
             x = mat[r, p]
-            st = task_status(x, t, tasks, jobs, pool, fpar, det)
+            st = task_status(x, t, tasks, jobs, pool, par, det)
             if st == READY:
                 mach.rr[p] = r + 1 if r + 1 < rows else 0
                 return x
@@ -81,8 +80,8 @@ def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar)
 
 
 @jit(**NO_REFCOUNT)
-def _run(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active):
-    return simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active,
+def _run(jobs, tasks, mach, pool, settings, report, out, rec, owner, active):
+    return simulate_core(jobs, tasks, mach, pool, settings, report, out, rec, owner, active,
                          _highest_priority, True)
 
 

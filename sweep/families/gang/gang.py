@@ -17,15 +17,15 @@ from sweep.families.gang._policy import GangHooks, GangParams
 
 
 @jit(**NO_REFCOUNT)
-def _no_local(p, t, row, rows, mat, tasks, jobs, mach, pool, fpar, ipar):
+def _no_local(p, t, row, rows, mat, tasks, jobs, mach, pool, par):
     """Gang's local scheduler: none, the slot stays idle (for the rest of the slice: ``skip``)."""
     mach.skip[p] = NEVER
     return -1
 
 
 @jit(**NO_REFCOUNT)
-def _run(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active):
-    return simulate_core(jobs, tasks, mach, pool, fpar, ipar, report, out, rec, owner, active,
+def _run(jobs, tasks, mach, pool, settings, report, out, rec, owner, active):
+    return simulate_core(jobs, tasks, mach, pool, settings, report, out, rec, owner, active,
                          _no_local, False)
 
 
