@@ -18,11 +18,70 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
+from dataclasses import dataclass
+
+from naive._registry import References
 
 ARRIVAL, DEPARTURE = 1, 0  # departures sort first at equal times
-#: The policies these references implement.
-POLICIES = ("random", "round_robin", "shortest_queue", "lwl", "central_queue", "sita_e", "sita_u_opt",
-            "sita_u_fair", "sita_u_rule", "power_of_d")
+#: Each policy's rule: ``rule(view, job, now)`` -> the host of an arriving job; Central-Queue,
+#: whose jobs wait at the dispatcher, is the loop's own case (:data:`CENTRAL`).
+HOST_OF = References("tests/naive/dispatch.py")
+CENTRAL = "central_queue"
+
+
+@dataclass
+class _View:
+    """What a rule reads: the hosts' queues and the policy's inputs."""
+
+    hosts: int
+    size: list[float]
+    cutoffs: tuple[float, ...]
+    draws: list[float] | None
+    d: int
+    servers: list
+
+    def jobs_at(self, h: int) -> int:
+        return len(self.servers[h].queue) + (self.servers[h].serving is not None)
+
+    def work_left(self, h: int, now: float) -> float:
+        server = self.servers[h]
+        if server.serving is None:
+            return 0.0
+        return (server.busy_until - now) + sum(self.size[q] for q in server.queue)
+
+
+@HOST_OF.register("random")
+def _random(view: _View, job: int, now: float) -> int:
+    return int(view.draws[job] * view.hosts)
+
+
+@HOST_OF.register("round_robin")
+def _round_robin(view: _View, job: int, now: float) -> int:
+    return job % view.hosts
+
+
+@HOST_OF.register("power_of_d")
+def _power_of_d(view: _View, job: int, now: float) -> int:
+    sampled = [int(u * view.hosts) for u in view.draws[job * view.d:(job + 1) * view.d]]
+    return min(sampled, key=view.jobs_at)  # min keeps the first sampled among equals
+
+
+@HOST_OF.register("shortest_queue")
+def _shortest_queue(view: _View, job: int, now: float) -> int:
+    return min(range(view.hosts), key=lambda k: (view.jobs_at(k), k))
+
+
+@HOST_OF.register("lwl")
+def _lwl(view: _View, job: int, now: float) -> int:
+    return min(range(view.hosts), key=lambda k: (view.work_left(k, now), k))
+
+
+@HOST_OF.register("sita_e", "sita_u_opt", "sita_u_fair", "sita_u_rule")
+def _size_interval(view: _View, job: int, now: float) -> int:
+    return sum(1 for c in view.cutoffs if view.size[job] > c)
+
+
+HOST_OF.register(CENTRAL)(None)
 
 
 class _Host:
@@ -41,9 +100,11 @@ def simulate(policy: str, arrival: list[float], size: list[float], hosts: int, *
     ``draws``: the uniforms of Random (job j: host floor(h U_j)) and of power-of-d
     (job j samples the hosts floor(h U) of ``draws[j d : (j + 1) d]``).
     """
+    rule = HOST_OF[policy]
     n = len(arrival)
     start, end, host_of = [None] * n, [None] * n, [None] * n
     servers = [_Host() for _ in range(hosts)]
+    view = _View(hosts, size, cutoffs, draws, d, servers)
     central: deque[int] = deque()
     events = [(arrival[j], ARRIVAL, j) for j in range(n)]
     heapq.heapify(events)
@@ -55,50 +116,27 @@ def simulate(policy: str, arrival: list[float], size: list[float], hosts: int, *
         server.busy_until = end[job]
         heapq.heappush(events, (end[job], DEPARTURE, h))
 
-    def jobs_at(h: int) -> int:
-        return len(servers[h].queue) + (servers[h].serving is not None)
-
-    def work_left(h: int, now: float) -> float:
-        server = servers[h]
-        if server.serving is None:
-            return 0.0
-        return (server.busy_until - now) + sum(size[q] for q in server.queue)
-
     while events:
         now, kind, who = heapq.heappop(events)
         if kind == DEPARTURE:
             server = servers[who]
             server.serving = None
             server.idle_since = now
-            if policy == "central_queue":
+            if policy == CENTRAL:
                 if central:
                     begin(who, central.popleft(), now)
             elif server.queue:
                 begin(who, server.queue.popleft(), now)
             continue
         job = who
-        if policy == "central_queue":
+        if policy == CENTRAL:
             idle = [h for h in range(hosts) if servers[h].serving is None]
             if idle and not central:
                 begin(min(idle, key=lambda h: (servers[h].idle_since, h)), job, now)
             else:
                 central.append(job)
             continue
-        if policy == "random":
-            h = int(draws[job] * hosts)
-        elif policy == "round_robin":
-            h = job % hosts
-        elif policy == "power_of_d":
-            sampled = [int(u * hosts) for u in draws[job * d:(job + 1) * d]]
-            h = min(sampled, key=lambda k: jobs_at(k))  # min keeps the first sampled among equals
-        elif policy == "shortest_queue":
-            h = min(range(hosts), key=lambda k: (jobs_at(k), k))
-        elif policy == "lwl":
-            h = min(range(hosts), key=lambda k: (work_left(k, now), k))
-        elif policy.startswith("sita"):
-            h = sum(1 for c in cutoffs if size[job] > c)
-        else:
-            raise ValueError(policy)
+        h = rule(view, job, now)
         if servers[h].serving is None:
             begin(h, job, now)
         else:

@@ -14,8 +14,13 @@ from __future__ import annotations
 
 import math
 
+from naive._registry import References
+
 M64 = (1 << 64) - 1
 COMPUTE, IO, SYNC = 0, 1, 2
+#: Each policy's local scheduler: ``local(matrix, cur, p, rr, par)`` -> the task PE ``p`` runs
+#: when its own slot's task cannot run (``None``: it idles); it may move ``rr[p]``.
+LOCAL = References("tests/naive/gang.py")
 
 
 def _mix(z):
@@ -81,6 +86,33 @@ def _priority(task, par):
     return pr if pr > par["beta"] else None
 
 
+@LOCAL.register("gang")
+def _no_local(matrix, cur, p, rr, par):
+    """Gang: the slot idles."""
+    return None
+
+
+@LOCAL.register("concurrent_gang")
+def _highest_priority(matrix, cur, p, rr, par):
+    """Concurrent Gang: the ready task of the column with the highest priority, the first
+    from ``rr[p]`` among equals; ``rr[p]`` moves past it."""
+    rows = len(matrix)
+    start = rr[p] if rr[p] < rows else 0
+    candidates = []
+    for r in [(start + i) % rows for i in range(rows)]:
+        x = matrix[r][p]
+        if r != cur and x is not None and x.state == "ready":
+            pr = _priority(x, par)
+            if pr is not None:
+                candidates.append((pr, r, x))
+    if not candidates:
+        return None
+    top = max(c[0] for c in candidates)
+    _, r, x = next(c for c in candidates if c[0] == top)
+    rr[p] = (r + 1) % rows
+    return x
+
+
 def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
     """Trace (per tick, per PE: task id or -1), job starts and ends (ticks), the counts.
 
@@ -92,7 +124,7 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
     ``gamma``, ``burst``, ``wait``, ``phase`` (ticks), ``imbalance``, ``det``,
     ``best_fit``, ``ispan``.
     """
-    local_scheduling = policy == "concurrent_gang"
+    local = LOCAL[policy]
     jobs, tasks = [], []
     for j in range(len(arrival)):
         job = {"arrival": arrival[j], "tasks": [], "start": -1, "end": -1, "barrier": []}
@@ -140,22 +172,8 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
                     choice.append(picked[p])
                     continue
                 picked[p] = None
-                if local_scheduling and matrix:
-                    rows = len(matrix)
-                    start = rr[p] if rr[p] < rows else 0
-                    order = [(start + i) % rows for i in range(rows)]
-                    candidates = []
-                    for r in order:
-                        x = matrix[r][p]
-                        if r != cur and x is not None and x.state == "ready":
-                            pr = _priority(x, par)
-                            if pr is not None:
-                                candidates.append((pr, r, x))
-                    if candidates:
-                        top = max(c[0] for c in candidates)
-                        _, r, x = next(c for c in candidates if c[0] == top)
-                        picked[p] = x
-                        rr[p] = (r + 1) % rows
+                if matrix:
+                    picked[p] = local(matrix, cur, p, rr, par)
                 choice.append(picked[p])
             trace.append([-1 if x is None else x.id for x in choice])
             for x in choice:

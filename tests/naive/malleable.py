@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import math
 
+#: The policies these references implement; a policy names one (``MalleableHooks.naive``).
+POLICIES = ("eqs", "eqs_pws", "fb_pws", "fb_asp")
+
 
 def _waterfill(avail, caps, present, acq, integer):
     give = {j: 0.0 for j in present}
@@ -103,6 +106,9 @@ def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional
     positive one makes no progress for that long. ``repartition_period`` (EQS, EQS-PWS): full
     repartitioning only at its multiples, :func:`_between` in between.
     """
+    if policy not in POLICIES:
+        raise LookupError(f"no naive malleable reference {policy!r} in tests/naive/malleable.py; "
+                          f"known: {', '.join(POLICIES)}")
     n = len(arrival)
     rem, acq, size = [1.0] * n, [0.0] * n, [0.0] * n
     alloc, last, stall = {}, {}, {}

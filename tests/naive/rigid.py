@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import math
 
+#: The passes these references implement; a policy names one (``RigidHooks.reference``).
+PASSES = ("fcfs", "easy", "conservative")
+
 
 def _free_at(x, P, intervals):
     """Processors free at instant ``x`` given ``(start, end, n)`` holdings."""
@@ -43,6 +46,9 @@ def simulate(policy, submit, run, req, procs, P, key=None, priority=None):
     ``booked`` is the conservative reservation made at each job's arrival
     (``None`` for the other passes).
     """
+    if policy not in PASSES:
+        raise LookupError(f"no naive rigid pass {policy!r} in tests/naive/rigid.py; "
+                          f"known: {', '.join(PASSES)}")
     if priority is None:
         priority = [0.0] * len(submit)
     n = len(submit)

@@ -22,6 +22,9 @@ import math
 
 from naive.rigid import _earliest, _fits
 
+#: The rigid policies this reference implements (the others name a pass of ``naive.rigid``).
+POLICIES = ("slack",)
+
 HEURISTICS = ("ast", "aat", "du", "dc", "dp")
 
 

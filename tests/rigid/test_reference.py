@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from naive import rigid as naive
+from naive import slack as naive_slack
 
 from sweep.families import load_families
 from sweep.families.rigid._core import submit_order
@@ -21,6 +22,15 @@ from sweep.families.rigid._jobs import prepare
 POLICIES = load_families()["rigid"].policies
 REFERENCED = [(name, example) for name, policy in POLICIES.items() if policy.hooks.reference
               for example in policy.examples]
+
+
+def test_every_policy_has_a_naive_reference():
+    """A new rigid policy names a pass of ``naive.rigid`` (``RigidHooks.reference``) or has a
+    reference of its own (``naive.slack``): none is left out of the reference tests silently."""
+    missing = [name for name, policy in POLICIES.items()
+               if policy.hooks.reference is None and name not in naive_slack.POLICIES]
+    assert not missing, (f"rigid policies without a naive reference: {', '.join(missing)}; name a pass "
+                         f"of tests/naive/rigid.py in RigidHooks.reference or write one in tests/naive/")
 
 
 def _random_workload(rng):
