@@ -8,9 +8,11 @@ Usage::
 
 Every ``*.nc`` below BEFORE is compared with the file of the same relative path below AFTER:
 each data variable and coordinate, values byte for byte (NaN equal to NaN) with dtype, shape
-and dimensions. Attributes that say when and with what a file was made (``date_created``,
-``history``, ``software_versions``) are left out; any other attribute that differs is listed,
-apart from the verdict. Exit 1 when a file is missing or a value differs.
+and dimensions, except wall-clock measurements (variables ending in ``_seconds``, which no two
+runs share; named, not compared). Attributes that say when, where and with what a file was made
+(``date_created``, ``history``, ``software_versions``, ``command_line``) are left out; any
+other attribute that differs is listed, apart from the verdict. Exit 1 when a file is missing
+or a value differs.
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-#: Attributes that record when and with which versions a file was written, not what it holds.
-WHEN_WRITTEN = {"date_created", "history", "software_versions"}
+#: Attributes that record when, where and with which versions a file was written, not what it holds.
+WHEN_WRITTEN = {"date_created", "history", "software_versions", "command_line"}
+#: Variables measured on the clock: never the same in two runs.
+WALL_CLOCK = "_seconds"
 
 
 def differences(before: xr.Dataset, after: xr.Dataset) -> list[str]:
@@ -35,6 +39,8 @@ def differences(before: xr.Dataset, after: xr.Dataset) -> list[str]:
             found.append(f"{name}: only in {'after' if name in after.variables else 'before'}")
             continue
         a, b = before.variables[name], after.variables[name]
+        if name.endswith(WALL_CLOCK):
+            continue
         if a.dims != b.dims or a.dtype != b.dtype or a.shape != b.shape:
             found.append(f"{name}: {a.dtype}{a.dims}{a.shape} against {b.dtype}{b.dims}{b.shape}")
         elif not _same_values(a.values, b.values):
@@ -72,8 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         with xr.open_dataset(args.before / relative) as before, xr.open_dataset(other) as after:
             found = differences(before, after)
             attributes = attribute_differences(before, after)
+            clocks = sorted(str(n) for n in before.variables if str(n).endswith(WALL_CLOCK))
         failed += bool(found)
         note = f" (attributes differ: {', '.join(attributes)})" if attributes else ""
+        note += f" (wall clock, not compared: {', '.join(clocks)})" if clocks else ""
         print(f"{relative}: {'DIFFERENT: ' + '; '.join(found) if found else 'identical'}{note}")
     extra = sorted({p.relative_to(args.after) for p in args.after.rglob("*.nc")} - set(files))
     for relative in extra:
