@@ -11,99 +11,18 @@ A duplicate family or policy name raises.
 
 from __future__ import annotations
 
-import functools
-import importlib
-import pkgutil
-from collections.abc import Iterable
-from importlib.metadata import entry_points
-from types import ModuleType
-from typing import Any
-
+from sweep.families._discovery import (
+    FAMILIES,
+    add_policy,
+    all_policies,
+    family_of,
+    load_families,
+    policies_in,
+    register,
+)
 from sweep.families._family import Family, Point, Processors, Result, StopRule, Variable
 from sweep.families._params import NoParams, check_params, param
 from sweep.families._policy import Policy
-
-FAMILIES: dict[str, Family] = {}
-#: Entry point groups through which an installed package adds families and policies.
-FAMILY_GROUP, POLICY_GROUP = "sweep.families", "sweep.policies"
-
-
-def register(family: Family) -> Family:
-    """Add ``family`` to the registry; a duplicate family name raises."""
-    if family.name in FAMILIES and FAMILIES[family.name] is not family:
-        raise ValueError(f"family {family.name!r} registered twice")
-    FAMILIES[family.name] = family
-    return family
-
-
-def add_policy(policy: Policy) -> None:
-    """Add ``policy`` to its family; a policy name taken in any family raises."""
-    if not isinstance(policy, Policy):
-        raise TypeError(f"expected a sweep Policy, got {type(policy).__name__}")
-    family = FAMILIES.get(policy.family)
-    if family is None:
-        raise ValueError(f"policy {policy.name!r} names an unknown family {policy.family!r}; "
-                         f"known: {', '.join(FAMILIES)}")
-    if family.registry.get(policy.name) is policy:
-        return  # the same object found twice (e.g. imported into a second module)
-    for other in FAMILIES.values():
-        if policy.name in other.registry:
-            raise ValueError(f"policy {policy.name!r} of {family.name!r} already in {other.name!r}")
-    if not isinstance(policy.hooks, family.hooks):
-        raise TypeError(f"policy {policy.name!r}: hooks must be a {family.hooks.__name__}, "
-                        f"got {type(policy.hooks).__name__}")
-    family.registry.register(policy)
-
-
-def policies_in(module: ModuleType) -> list[Policy]:
-    """The module-level :class:`Policy` objects of ``module``."""
-    return [value for value in vars(module).values() if isinstance(value, Policy)]
-
-
-def _modules(package: str) -> Iterable[ModuleType]:
-    """``package`` and every module in it (not ``_``-prefixed ones), imported."""
-    root = importlib.import_module(package)
-    yield root
-    for info in pkgutil.iter_modules(root.__path__):
-        if not info.name.startswith("_"):
-            yield importlib.import_module(f"{package}.{info.name}")
-
-
-def _load_entry_point(value: Any) -> list[Any]:
-    return policies_in(value) if isinstance(value, ModuleType) else [value]
-
-
-@functools.cache
-def load_families() -> dict[str, Family]:
-    """Import every family and policy (module docstring) and return the families by name."""
-    for info in pkgutil.iter_modules(__path__):
-        if info.ispkg and not info.name.startswith("_"):
-            register(importlib.import_module(f"{__name__}.{info.name}").FAMILY)
-    for entry in entry_points(group=FAMILY_GROUP):
-        register(entry.load())
-    for family in list(FAMILIES.values()):
-        for module in _modules(family.package):
-            for policy in policies_in(module):
-                add_policy(policy)
-    for entry in entry_points(group=POLICY_GROUP):
-        for policy in _load_entry_point(entry.load()):
-            add_policy(policy)
-    return FAMILIES
-
-
-def all_policies() -> dict[str, Policy]:
-    """Every registered policy by name, all families together."""
-    return {name: p for f in load_families().values() for name, p in f.policies.items()}
-
-
-def family_of(policy_name: str) -> Family:
-    """The family owning ``policy_name``; ``KeyError`` lists the known policies."""
-    for family in load_families().values():
-        if policy_name in family.policies:
-            return family
-    known = sorted(all_policies())
-    raise KeyError(f"unknown policy {policy_name!r}; known: {', '.join(known)}")
-
 
 __all__ = ["FAMILIES", "Family", "NoParams", "Point", "Policy", "Processors", "Result", "StopRule",
            "Variable", "add_policy", "all_policies", "check_params", "family_of", "load_families", "param",

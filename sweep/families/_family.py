@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from sweep.families._discovery import load_families
 from sweep.families._policy import Policy
 from sweep.families._registry import Registry
 
@@ -210,8 +211,6 @@ class Family:
     @property
     def policies(self) -> Registry[Policy]:
         """The family's policies by name, every family and policy loaded first."""
-        from sweep.families import load_families
-
         load_families()
         return self.registry
 
