@@ -29,6 +29,8 @@ from sweep.reproduce.claims import VERDICTS, Claim, load_paper, papers
 from sweep.reproduce.report import CALIBRATION, FULL_ONLY
 
 _ENV = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+#: Every test here reads the one quick run: with pytest-xdist they share one worker (one run).
+pytestmark = pytest.mark.xdist_group("reproduce")
 
 
 def reproduce(*args: str, timeout: float = 3600) -> subprocess.CompletedProcess:
