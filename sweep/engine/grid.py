@@ -435,6 +435,7 @@ def _validate_point(point: Point, axes: Sequence[Axis], position: Sequence[int])
         if point.model == "analytic" and family.analytic is None:
             raise ValueError(f"model=analytic: the {family.name} family has no closed-form model; "
                              f"use model=simulation")
+        family.check_stop(point.stop)
         family.validate(point)
     except (KeyError, ValueError, TypeError) as error:
         message = error.args[0] if error.args else str(error)

@@ -82,7 +82,8 @@ class StopRule:
 
     ``max_in_system`` caps the number of jobs present at once; a run that hits it
     is stopped and reported ``saturated`` instead of running on (docs/design.md §6).
-    ``ci_target`` > 0 asks a family that supports it for sequential batch means:
+    ``ci_target`` > 0 asks a family that supports it (``Family.sequential_stopping``)
+    for sequential batch means:
     stop once the 90% confidence interval is within ``± ci_target`` of the mean,
     or after ``max_jobs`` measured jobs (docs/design.md §6; 0 = a fixed run of ``jobs``).
     ``control_variate`` names the control variates (values of known mean, such
@@ -109,11 +110,10 @@ class StopRule:
             raise ValueError(f"stop.ci_target must be a relative half-width in [0, 1), got {rel!r}")
         object.__setattr__(self, "control_variate", control_names(self.control_variate))
 
-    def require_fixed_length(self, family: str) -> None:
-        """Raise ValueError for the sequential options in a family that runs fixed lengths only."""
-        if self.ci_target or self.control_variate:
-            raise ValueError(f"stop.ci_target and stop.control_variate are not supported by the {family} "
-                             f"family (only malleable); got {self.ci_target!r} and {self.control_variate!r}")
+    @property
+    def sequential(self) -> bool:
+        """Whether the rule asks for sequential stopping (a CI target or control variates)."""
+        return bool(self.ci_target or self.control_variate)
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,9 @@ class Family:
     ``workload/<section>=m``. ``load_applied(point)`` says whether the point's ``load`` shapes
     its jobs (``None``: always); a trace replayed as it is ignores it, so the engine
     refuses a load axis of several values there and labels the coordinate as not
-    applied.
+    applied. ``sequential_stopping``: the family honours ``stop.ci_target`` and
+    ``stop.control_variate`` (:class:`StopRule`); in the others they are refused
+    (:meth:`check_stop`), never ignored.
     """
 
     name: str
@@ -205,6 +207,7 @@ class Family:
     workloads: Mapping[str, type] = field(default_factory=dict)
     systems: Mapping[str, type] = field(default_factory=dict)
     workload_models: Mapping[str, Mapping[str, type]] = field(default_factory=dict)
+    sequential_stopping: bool = False
     load_applied: Callable[[Point], bool] | None = None
     registry: Registry[Policy] = field(default_factory=lambda: Registry("policy"), repr=False)
 
@@ -220,6 +223,13 @@ class Family:
         if name not in self.policies:
             raise ValueError(f"unknown {self.name} policy {name!r}; allowed: {', '.join(self.policies)}")
         return self.policies[name]
+
+    def check_stop(self, stop: StopRule) -> None:
+        """``ValueError`` for sequential stopping options in a family that does not honour them."""
+        if stop.sequential and not self.sequential_stopping:
+            takers = ", ".join(f.name for f in load_families().values() if f.sequential_stopping) or "none"
+            raise ValueError(f"stop.ci_target and stop.control_variate are not supported by the {self.name} "
+                             f"family (only {takers}); got {stop.ci_target!r} and {stop.control_variate!r}")
 
     def params(self, point: Point) -> Any:
         """The point's policy parameters, checked (:meth:`Policy.make_params`)."""

@@ -69,7 +69,6 @@ def validate(point: Point) -> None:
     policy = _policy_of(point)
     policy.make_params(point.policy)
     _positive_int(point.system.get("hosts"), "system.hosts", 1)
-    point.stop.require_fixed_length("dispatch")
     workload = workload_of(point.workload)  # raises ValueError naming a bad workload option
     if policy.hooks.check is not None:
         policy.hooks.check(point, workload)

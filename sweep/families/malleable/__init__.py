@@ -27,6 +27,7 @@ FAMILY = Family(
     workloads={"malleable": MalleableWorkload},
     systems={"processors": Processors},
     workload_models={"speedup": SPEEDUP_MODELS},
+    sequential_stopping=True,
 )
 
 __all__ = ["FAMILY"]

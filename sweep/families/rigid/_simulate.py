@@ -111,7 +111,6 @@ def _whole(value: Any) -> int | float:
 def validate(point: Point) -> None:
     """Check the policy, its parameters, the workload and the system before any run."""
     load_families()["rigid"].params(point)
-    point.stop.require_fixed_length("rigid")
     load_jobs(point)
 
 
