@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 import sweep
-from sweep.engine.config import load_option
+from sweep.config.compose import load_option
 from sweep.families import Point, StopRule, load_families
 from sweep.families.balancing._core import make_sim
 from sweep.families.balancing._machine import machine_of

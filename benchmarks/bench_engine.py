@@ -42,7 +42,7 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 import numpy as np  # noqa: E402
 
-from sweep.engine.config import compose  # noqa: E402
+from sweep.config.compose import compose  # noqa: E402
 from sweep.engine.runner import run_config  # noqa: E402
 
 
@@ -73,11 +73,11 @@ def overhead(points: int = 1000) -> None:
 
 def repeat(calls: int = 20) -> None:
     """``sweep.run`` of one closed-form point, again and again (a notebook's loop): the first call,
-    then the median of ``calls`` calls with composed configs kept (:func:`sweep.engine.config.compose`)
+    then the median of ``calls`` calls with composed configs kept (:func:`sweep.config.compose.compose`)
     and of as many with that cache emptied before each call."""
     import statistics
 
-    from sweep.engine import config
+    from sweep.config import compose as config
     from sweep.engine.runner import run
 
     with tempfile.TemporaryDirectory() as folder:
@@ -114,7 +114,7 @@ def _scaling_design(loads: int, folder: str, name: str) -> list[str]:
 
 def _simulated_jobs(task) -> int:  # noqa: ANN001 (a Task)
     """One task in a plain process: the family's simulation alone, no engine."""
-    from sweep.engine.seeding import replication_rng
+    from sweep.config.seeding import replication_rng
     from sweep.families import family_of
 
     family = family_of(task.point.policy["name"])
@@ -128,7 +128,7 @@ def _plain_processes(overrides: list[str], processes: int) -> float:
     Each process first runs one task of every policy (loading the kernels), untimed."""
     import multiprocessing
 
-    from sweep.engine.grid import expand
+    from sweep.config.grid import expand
     from sweep.engine.runner import make_tasks
 
     cfg = compose(overrides)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sweep.engine.config import load_option
+from sweep.config.compose import load_option
 from sweep.families import Point, StopRule, load_families
 
 CONF = Path(__file__).resolve().parents[1] / "conf"

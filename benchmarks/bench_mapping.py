@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sweep.engine.config import load_option
+from sweep.config.compose import load_option
 from sweep.families import load_families
 from sweep.families.mapping._instance import build
 from sweep.families.mapping._simulate import execute, run

@@ -45,7 +45,7 @@ class _Parser(argparse.ArgumentParser):
     """Hydra's argument parser, whose errors are one line (a ConfigError) instead of usage + exit."""
 
     def error(self, message: str):  # noqa: D102 - argparse's hook
-        from sweep.engine.config import ConfigError
+        from sweep.config.compose import ConfigError
 
         raise ConfigError(message)
 
@@ -71,7 +71,7 @@ def help_text() -> str:
     """The header, every config group with its options (Hydra's ``$APP_CONFIG_GROUPS``), the flags."""
     import textwrap
 
-    from sweep.engine.config import config_groups, group_options
+    from sweep.config.compose import config_groups, group_options
 
     lines = [HEADER, "== Configuration groups ==",
              "Compose your configuration from those groups (group=option)", ""]
@@ -86,7 +86,7 @@ def _print_config(flags: argparse.Namespace, overrides: list[str]) -> None:
     """``--cfg job|hydra|all`` (Hydra's): the composed config as YAML, ``--package`` selects a section."""
     from omegaconf import OmegaConf, open_dict
 
-    from sweep.engine.config import ConfigError, compose
+    from sweep.config.compose import ConfigError, compose
 
     cfg = compose(overrides)
     if flags.cfg == "job":
@@ -107,7 +107,7 @@ def _print_info(which: str, overrides: list[str]) -> None:
     """``--info`` (Hydra's sections): search path, defaults (group choices), config, plugins."""
     from omegaconf import OmegaConf, open_dict
 
-    from sweep.engine.config import compose, config_dirs
+    from sweep.config.compose import compose, config_dirs
 
     cfg = compose(overrides)
     sections = []
@@ -135,8 +135,8 @@ def _shell_completion(overrides: Sequence[str]) -> None:
     from hydra._internal.core_plugins.zsh_completion import ZshCompletion
     from hydra._internal.utils import create_config_search_path
 
-    from sweep.engine import schema
-    from sweep.engine.config import ConfigError, conf_dir, config_dirs
+    from sweep.config import schema
+    from sweep.config.compose import ConfigError, conf_dir, config_dirs
 
     plugins = {plugin.provides(): plugin for plugin in (BashCompletion, ZshCompletion, FishCompletion)}
     action, _, shell = (overrides[0] if overrides else "").partition("=")
@@ -155,7 +155,7 @@ def _shell_completion(overrides: Sequence[str]) -> None:
 
 
 def _unsupported(flags: argparse.Namespace) -> None:
-    from sweep.engine.config import ConfigError
+    from sweep.config.compose import ConfigError
 
     for flag, name in (("config_path", "--config-path"), ("config_name", "--config-name"),
                        ("experimental_rerun", "--experimental-rerun")):
@@ -168,7 +168,7 @@ def _overrides(flags: argparse.Namespace) -> list[str]:
     """The overrides with ``--config-dir`` folded into ``hydra.searchpath`` and ``-m`` sweeps as axes."""
     from pathlib import Path
 
-    from sweep.engine.config import multirun_axes, split_search_path
+    from sweep.config.compose import multirun_axes, split_search_path
 
     searchpath, rest = split_search_path(flags.overrides)
     if flags.config_dir:
@@ -188,7 +188,7 @@ def _run(args: list[str]) -> int:
     flags = parse_flags(args)
     _unsupported(flags)
     if flags.help:
-        from sweep.engine.config import split_search_path, use_search_path
+        from sweep.config.compose import split_search_path, use_search_path
 
         use_search_path(split_search_path(_overrides(flags))[0])
         print(help_text(), end="")
@@ -207,7 +207,7 @@ def _run(args: list[str]) -> int:
         _print_info(flags.info, overrides)
         return 0
     from sweep.analysis.figures import write_figures
-    from sweep.engine.config import compose
+    from sweep.config.compose import compose
     from sweep.engine.runner import run_config
 
     run_config(compose(overrides), overrides, write_figures)
@@ -216,8 +216,8 @@ def _run(args: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
+    from sweep.config.compose import ConfigError
     from sweep.engine.backends import PoolEmpty
-    from sweep.engine.config import ConfigError
     from sweep.engine.tasks import TaskFailed
 
     try:

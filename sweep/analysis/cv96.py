@@ -346,7 +346,7 @@ def max_speedup_parallelism(jobs: int = 100_000, processors: int = 100, seed: in
     Drawn by :func:`sweep.families.malleable._workload.make_jobs` from
     ``conf/workload/cv96_fig5.yaml`` (C_W = 5), as the simulations draw it.
     """
-    from sweep.engine.config import load_option
+    from sweep.config.compose import load_option
     from sweep.families.malleable._workload import make_jobs
 
     cfg = load_option("workload", "cv96_fig5")

@@ -3,7 +3,7 @@
 Any family's Dataset swept over numeric parameters can be analysed, on a
 Cartesian grid (one dimension per parameter) or on a sample design (the
 ``design`` config group: the points on a ``sample`` dimension, the design in
-the file attribute ``design``, :mod:`sweep.engine.design`). Every other
+the file attribute ``design``, :mod:`sweep.config.design`). Every other
 dimension (policy, workload, month, ...) is kept, and replications are
 averaged first. Used for TF99's parameters (SF, AWT, α_u, α_t, α_p, α_f;
 docs/model-notes.md §2: ``conf/experiment/tf99_sensitivity.yaml``,
@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from sweep.engine.design import SAMPLE_DIM, from_attrs, redraw, values_of
+from sweep.config.design import SAMPLE_DIM, from_attrs, redraw, values_of
 
 METHODS = ("sobol", "morris")
 #: The method each sample design is analysed with.

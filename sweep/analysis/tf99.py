@@ -28,7 +28,7 @@ from matplotlib.ticker import PercentFormatter
 
 from sweep.analysis.figures import figure
 from sweep.analysis.sensitivity import sensitivity
-from sweep.engine.design import from_attrs
+from sweep.config.design import from_attrs
 
 #: Calendar months of TF99's Tables 1 and 3 (Sept 1996 - Aug 1997), as the ``month`` labels.
 MONTHS = ("1996-09", "1996-10", "1996-11", "1996-12", "1997-01", "1997-02", "1997-03", "1997-04",

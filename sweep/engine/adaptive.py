@@ -37,13 +37,13 @@ import numpy as np
 import xarray as xr
 from omegaconf import DictConfig
 
+from sweep.config.compose import ConfigError
+from sweep.config.grid import Grid, expand
+from sweep.config.seeding import stream_key
 from sweep.engine.backends import Backend, choose_backend, make_backend
 from sweep.engine.checkpoint import Checkpoint
-from sweep.engine.config import ConfigError
 from sweep.engine.dataset import write_atomic
-from sweep.engine.grid import Grid, expand
 from sweep.engine.progress import Progress
-from sweep.engine.seeding import stream_key
 from sweep.engine.summary import plural
 from sweep.engine.tasks import Record, Task, batch_size, batches
 from sweep.families import family_of

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from sweep.engine.config import ConfigError
+from sweep.config.compose import ConfigError
 from sweep.engine.tasks import Record, SimulationActor, Task
 
 #: ``engine.backend=auto`` runs at most this many tasks in this process: starting a local Ray

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from sweep.engine.config import ConfigError
+from sweep.config.compose import ConfigError
 from sweep.engine.records import Column, Record, RecordBatch, concat
 
 

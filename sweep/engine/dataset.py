@@ -9,7 +9,7 @@ resolved config as YAML text, the package and library versions, the root seed,
 the command line (``history``) and the creation time (netCDF attributes cannot
 hold dicts, None or bools). A sample design's parameters are coordinates on
 ``sample``, and the design itself is the attribute ``design`` (JSON text,
-:mod:`sweep.engine.design`).
+:mod:`sweep.config.design`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from sweep.engine.design import ATTRIBUTE, SAMPLE_DIM, Design, to_json
-from sweep.engine.grid import Axis, Grid
+from sweep.config.design import ATTRIBUTE, SAMPLE_DIM, Design, to_json
+from sweep.config.grid import Axis, Grid
 from sweep.engine.records import SCALARS, Column, Record, RecordBatch
 from sweep.families import Family, Variable
 

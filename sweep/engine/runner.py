@@ -23,12 +23,12 @@ import xarray as xr
 from omegaconf import DictConfig, OmegaConf
 
 from sweep._version import __version__
+from sweep.config.compose import compose, plain, validate_settings
+from sweep.config.grid import Grid, expand
 from sweep.engine.adaptive import run_saturation
 from sweep.engine.backends import choose_backend, make_backend
 from sweep.engine.checkpoint import Checkpoint
-from sweep.engine.config import compose, plain, validate_settings
 from sweep.engine.dataset import ResultArrays, write_atomic
-from sweep.engine.grid import Grid, expand
 from sweep.engine.progress import Progress
 from sweep.engine.records import RecordBatch
 from sweep.engine.summary import point_table, summary_line

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from sweep.engine.grid import Grid
+from sweep.config.grid import Grid
 
 #: Level of the intervals printed for a one-point sweep.
 LEVEL = 0.90

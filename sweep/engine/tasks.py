@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
+from sweep.config.seeding import replication_rng
 from sweep.engine.records import Record, RecordBatch
-from sweep.engine.seeding import replication_rng
 from sweep.families import Point, Result, family_of
 
 if TYPE_CHECKING:
-    from sweep.engine.grid import Grid
+    from sweep.config.grid import Grid
 
 
 @dataclass(frozen=True)

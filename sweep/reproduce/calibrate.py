@@ -52,7 +52,7 @@ def _overrides(calibration, preset: str, data: Path, args: argparse.Namespace) -
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    from sweep.engine.config import compose
+    from sweep.config.compose import compose
     from sweep.engine.runner import prepare, resolved_yaml, run_many
     from sweep.reproduce.claims import load_paper, papers
     from sweep.reproduce.cli import _reusable, guarded

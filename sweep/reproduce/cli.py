@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.out = args.out.absolute()
     started = time.perf_counter()
-    from sweep.engine.config import ConfigError
+    from sweep.config.compose import ConfigError
     from sweep.reproduce.claims import load_paper, papers
     from sweep.reproduce.report import NOT_VERDICTS
     from sweep.reproduce.rounds import Part
@@ -211,7 +211,7 @@ def guarded(prog: str, work: Callable[[], None], on_failure: Callable[[], None] 
     """Run ``work`` (the runs of a command); None when it completed, else the exit status after one
     line on stderr: 2 for bad input found while composing (``ConfigError``), 130 when interrupted
     (a rerun resumes), 1 when a run failed (after ``on_failure``, e.g. saving what finished)."""
-    from sweep.engine.config import ConfigError
+    from sweep.config.compose import ConfigError
 
     try:
         work()
@@ -266,8 +266,8 @@ class _Parts:
 
     def compose(self, parts: Sequence[Part], quick: Mapping[str, Sequence[str]]) -> None:
         """Compose each part's config; keep the Datasets already on disk, queue the rest."""
-        from sweep.engine.config import ConfigError, compose
-        from sweep.engine.grid import axes_of
+        from sweep.config.compose import ConfigError, compose
+        from sweep.config.grid import axes_of
         from sweep.engine.runner import prepare, resolved_yaml
         from sweep.reproduce.rounds import Part
 

@@ -4,7 +4,7 @@ A workload config is a mapping with ``kind`` and that kind's parameters
 (``name``, the config's own name, is allowed and ignored). Each kind's
 parameters are the fields of one dataclass in :data:`KINDS` (a field without a
 default is required); the Hydra schema of ``conf/workload/<option>.yaml`` is
-made from it (:mod:`sweep.engine.schema`), so every parameter can be set on the
+made from it (:mod:`sweep.config.schema`), so every parameter can be set on the
 command line (``workload.scv=16``) and the YAML only chooses values. Bad
 options give one line naming the option and the allowed values.
 
@@ -113,7 +113,7 @@ class TraceWorkload:
 
 
 #: The distribution kinds: each kind's options are the fields of its dataclass; a field
-#: without a default is required (the Hydra schemas of ``sweep.engine.schema`` are made from these).
+#: without a default is required (the Hydra schemas of ``sweep.config.schema`` are made from these).
 KINDS: dict[str, type] = {
     "exponential": ExponentialWorkload,
     "hyperexp2": Hyperexp2Workload,

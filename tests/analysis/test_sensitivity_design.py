@@ -8,7 +8,7 @@ import xarray as xr
 
 import sweep
 from sweep.analysis.sensitivity import sensitivity
-from sweep.engine.design import ATTRIBUTE, SAMPLERS, draw, to_json
+from sweep.config.design import ATTRIBUTE, SAMPLERS, draw, to_json
 
 #: The M/G/h closed form of Central-Queue (SH00 §3.3; docs/model-notes.md §3) over load, C^2, hosts.
 ANALYTIC = ["policy=central_queue", "workload=hyperexp2", "model=analytic", "replications=1",
@@ -132,8 +132,8 @@ def test_bad_requests_on_a_design_name_themselves(kwargs, message):
 
 def test_tf99_sobol_preset_is_the_saltelli_study_of_six_parameters():
     """512 · (2·6 + 2) = 7,168 runs on KTH by month at 128 processors, every fifth job high priority."""
-    from sweep.engine.config import compose
-    from sweep.engine.grid import expand
+    from sweep.config.compose import compose
+    from sweep.config.grid import expand
 
     cfg = compose(["experiment=tf99_sobol"])
     assert cfg.design.name == "saltelli" and cfg.design.samples == 512 and cfg.design.second_order

@@ -7,8 +7,8 @@ import pytest
 import sweep
 from sweep.analysis.figures import write_figures
 from sweep.analysis.ipg00_balancing import PAPER, np_table
-from sweep.engine.config import compose
-from sweep.engine.grid import expand
+from sweep.config.compose import compose
+from sweep.config.grid import expand
 
 PRESETS = {  # preset -> (workload, swept axes with their sizes)
     "ipg00_table2": ("lb_symmetric", {"policy": 4, "topology": 4}),

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweep.engine.config import load_option
+from sweep.config.compose import load_option
 from sweep.families import FAMILIES, family_of, load_families
 from sweep.families.dispatch import FAMILY
 from sweep.families.dispatch._workload import workload_of

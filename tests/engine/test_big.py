@@ -17,8 +17,8 @@ import xarray as xr
 
 import sweep.engine.runner as runner
 import sweep.engine.tasks
+from sweep.config.compose import compose, section
 from sweep.engine.checkpoint import decode_records, encode_records
-from sweep.engine.config import compose, section
 from sweep.engine.dataset import reproducible
 from sweep.engine.records import Record, RecordBatch, concat
 from sweep.families import Point, StopRule, family_of

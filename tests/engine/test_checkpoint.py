@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sweep.config.compose import ConfigError, compose
+from sweep.config.grid import expand
 from sweep.engine.checkpoint import Checkpoint, decode_records, encode_records
-from sweep.engine.config import ConfigError, compose
-from sweep.engine.grid import expand
 from sweep.engine.runner import make_tasks
 from sweep.engine.tasks import Record, SimulationActor
 

@@ -128,8 +128,8 @@ def test_analytic_model_refused_for_a_family_without_closed_forms(error_line):
 
 
 def test_malformed_cluster_address_is_one_line():
+    from sweep.config.compose import ConfigError
     from sweep.engine.backends import _check_reachable
-    from sweep.engine.config import ConfigError
 
     with pytest.raises(ConfigError, match="expected auto, host:port or ray://host:port"):
         _check_reachable("nonsense")
@@ -141,8 +141,8 @@ def test_unreachable_cluster_is_one_line_within_seconds(capsys, tmp_path, monkey
 
     import ray
 
+    from sweep.config.compose import ConfigError
     from sweep.engine.backends import CONNECT_TIMEOUT, _check_reachable
-    from sweep.engine.config import ConfigError
 
     started = time.perf_counter()  # the wait itself (not the machine's load): the check's timeout
     with pytest.raises(ConfigError):

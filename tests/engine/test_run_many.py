@@ -10,7 +10,7 @@ import xarray as xr
 
 import sweep
 import sweep.engine.tasks
-from sweep.engine.config import compose
+from sweep.config.compose import compose
 from sweep.engine.dataset import reproducible
 from sweep.engine.runner import prepare, run_many
 from sweep.engine.tasks import TaskFailed

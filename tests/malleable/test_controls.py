@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweep.engine.config import load_option
+from sweep.config.compose import load_option
 from sweep.families import Point, StopRule
 from sweep.families.malleable._controls import control_means, processor_sharing_response
 from sweep.families.malleable._simulate import simulate, validate

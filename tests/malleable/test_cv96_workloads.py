@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweep.engine.config import load_option
+from sweep.config.compose import load_option
 from sweep.families.malleable._overheads import draw_eq13
 from sweep.families.malleable._workload import NASA_IPSC, PARALLELISM, _nasa_ipsc, make_jobs
 from sweep.workloads.distributions import Hyperexp2

@@ -9,7 +9,7 @@ import tomllib
 import numpy as np
 import pytest
 
-from sweep.engine.config import load_option
+from sweep.config.compose import load_option
 from sweep.workloads.task_graphs import (
     SHIPPED,
     SystemGraph,

@@ -4,7 +4,7 @@ against Ray's schema) whose nodes install sweep and whose header runs a valid sw
 import jsonschema
 import pytest
 
-from sweep.engine.config import compose
+from sweep.config.compose import compose
 from tests.recipes._launcher import installed_package_path, load, rays_schema, sweep_commands
 
 RECIPE = "cluster.yaml"

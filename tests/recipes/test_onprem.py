@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from ray.autoscaler._private.util import prepare_config, validate_config
 
-from sweep.engine.config import compose
+from sweep.config.compose import compose
 from tests.recipes._launcher import header_commands, installed_package_path, load, rays_schema, sweep_commands
 
 RECIPE = "recipes/onprem.yaml"

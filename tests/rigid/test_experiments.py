@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import sweep
-from sweep.engine.config import compose
-from sweep.engine.grid import expand
+from sweep.config.compose import compose
+from sweep.config.grid import expand
 
 TABLES = {  # preset -> the grid axes it sweeps, with their sizes (conservative beside slack
     # where the figure draws gains over it)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from omegaconf import OmegaConf
 
-from sweep.engine.config import compose
+from sweep.config.compose import compose
 from sweep.families import load_families
 from sweep.families.rigid import _core, _passes, _slack, easy
 from sweep.families.rigid._policy import rigid_policy

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweep.engine.config import compose_group_option, load_option
+from sweep.config.compose import compose_group_option, load_option
 from sweep.workloads.config import WORKLOAD_KINDS, make_distribution, validate_workload
 from sweep.workloads.distributions import Empirical, Hyperexp2
 from sweep.workloads.named import PACKAGE_ROOT, trace_sizes

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from sweep.engine.config import load_option
+from sweep.config.compose import load_option
 from sweep.families.dispatch._workload import workload_of
 from sweep.workloads.named import PACKAGE_ROOT, trace_sizes
 from sweep.workloads.swf import read_swf

@@ -2,7 +2,7 @@
 
 Hydra's compose API builds the config from ``conf/`` and the user's overrides;
 every option file there extends a schema generated from the code
-(:mod:`sweep.engine.schema`), so a wrong type or an unknown key is caught while
+(:mod:`sweep.config.schema`), so a wrong type or an unknown key is caught while
 composing. This module then checks the ranges of the options sweep itself
 owns and turns each problem into one :class:`ConfigError` line that names the
 option and the allowed values. Policy- and workload-specific checks belong to
@@ -32,8 +32,8 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
-from sweep.engine import schema
-from sweep.engine.design import flatten_keys
+from sweep.config import schema
+from sweep.config.design import flatten_keys
 from sweep.families import StopRule, all_policies, family_of
 
 #: Top-level config groups whose choice, when not made, comes from the policy's family.
@@ -423,7 +423,7 @@ def _family_of_option(option: Any) -> Any:
 def section(cfg: DictConfig, group: str, required: bool = True) -> Any:
     """The section of a config group (``workload/speedup`` -> ``cfg.workload.speedup``) as plain values.
 
-    ``required``: an unset required field is an error (:func:`sweep.engine.schema.to_plain`).
+    ``required``: an unset required field is an error (:func:`sweep.config.schema.to_plain`).
     """
     key = group.replace("/", ".")
     try:
@@ -506,7 +506,7 @@ def check_load(value: Any) -> float:
 def plain(cfg: DictConfig) -> dict[str, Any]:
     """The composed config as plain Python values, without Hydra's own ``hydra`` section.
 
-    Unset schema fields are left out (:func:`sweep.engine.schema.to_plain`).
+    Unset schema fields are left out (:func:`sweep.config.schema.to_plain`).
     """
     try:
         return {key: schema.to_plain(cfg[key], key) for key in cfg if key != "hydra"}

@@ -26,7 +26,7 @@ nothing of Hydra):
     the kinds of machine the families declare (``Family.systems``).
 ``schema/design/<name>``
     ``name`` and the options of each sample design,
-    :data:`sweep.engine.design.SAMPLERS`.
+    :data:`sweep.config.design.SAMPLERS`.
 ``schema/sweep``
     the root (``conf/config.yaml``): sweep's own options, :class:`Settings`,
     with ``stop`` (the fields of :class:`~sweep.families.StopRule`) and ``engine``.
@@ -41,7 +41,7 @@ gave (and a workload's stream key does not change when a schema
 learns an option). An unset *required* field is an error (:func:`to_plain`).
 
 OmegaConf's own errors (a value of the wrong type, a key the schema does not
-have) become one-line :class:`~sweep.engine.config.ConfigError` texts in the
+have) become one-line :class:`~sweep.config.compose.ConfigError` texts in the
 wording of :mod:`sweep.families._params` (:func:`explain`); range checks stay
 with ``check_params`` (``Family.validate``) and :func:`check_settings`.
 """
@@ -61,7 +61,7 @@ from typing import Any
 from omegaconf import MISSING as UNSET
 from omegaconf import DictConfig, OmegaConf
 
-from sweep.engine.design import SAMPLERS
+from sweep.config.design import SAMPLERS
 from sweep.families import StopRule, all_policies, load_families, param
 from sweep.families._params import Spec
 from sweep.workloads.config import KINDS

@@ -1,4 +1,4 @@
-"""The Hydra schemas made from the code (sweep/engine/schema.py) and the YAML that extends them.
+"""The Hydra schemas made from the code (sweep/config/schema.py) and the YAML that extends them.
 
 Generic over the registry and over conf/: a policy, workload or speedup option
 added later is checked by the same tests.
@@ -17,9 +17,9 @@ import pytest
 import yaml
 from omegaconf import OmegaConf
 
-from sweep.engine import schema
-from sweep.engine.config import ConfigError, compose, conf_dir, group_options, load_option, plain
-from sweep.engine.grid import expand
+from sweep.config import schema
+from sweep.config.compose import ConfigError, compose, conf_dir, group_options, load_option, plain
+from sweep.config.grid import expand
 from sweep.families import all_policies, load_families
 from sweep.families.malleable import _workload as malleable_workload
 from sweep.families.rigid._jobs import prepare

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import time
 
-from sweep.engine import config
-from sweep.engine.config import compose
+from sweep.config import compose as config
+from sweep.config.compose import compose
 
 OVERRIDES = ["policy=lwl", "workload=c90", "load=0.5", "model=analytic"]
 

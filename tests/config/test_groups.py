@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 import sweep
-from sweep.engine.config import ConfigError, compose, group_options, plain
-from sweep.engine.grid import expand
+from sweep.config.compose import ConfigError, compose, group_options, plain
+from sweep.config.grid import expand
 from sweep.families import family_of, load_families
 
 TINY = ["engine.backend=serial", "progress=false", "plots=false", "replications=1", "stop.jobs=2000",

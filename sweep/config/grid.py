@@ -8,7 +8,7 @@ swept). Any config group is an axis over its options when listed
 each option is composed once, not once per point, and its label is the
 option's name.
 
-A sample design (``design=saltelli`` etc., :mod:`sweep.engine.design`) adds one
+A sample design (``design=saltelli`` etc., :mod:`sweep.config.design`) adds one
 more axis, ``sample``, last: each of its values sets every ``design.params``
 key at once. A sampled ``load`` replaces the ``load`` axis.
 """
@@ -24,7 +24,7 @@ from typing import Any, overload
 
 from omegaconf import DictConfig, OmegaConf
 
-from sweep.engine.config import (
+from sweep.config.compose import (
     FAMILY_GROUPS,
     ConfigError,
     check_load,
@@ -33,8 +33,8 @@ from sweep.engine.config import (
     plain,
     section,
 )
-from sweep.engine.design import SAMPLE_DIM, Design, DesignError, draw, read_options
-from sweep.engine.seeding import stream_key
+from sweep.config.design import SAMPLE_DIM, Design, DesignError, draw, read_options
+from sweep.config.seeding import stream_key
 from sweep.families import Family, Point, StopRule, family_of
 
 #: Axes every Dataset has, in this order, before any other grid axis.
@@ -143,7 +143,7 @@ _STREAMS_KEPT = 1 << 17
 
 
 def _shapes_stream(axis: Axis) -> bool:
-    """Whether an axis's value enters the stream key (:func:`sweep.engine.seeding.stream_key`):
+    """Whether an axis's value enters the stream key (:func:`sweep.config.seeding.stream_key`):
     the ``sample`` axis may set the load or the workload's parameters, so it counts."""
     return (axis.key in ("load", "workload", SAMPLE_DIM) or axis.key.startswith("workload."))
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sweep.engine.config import ConfigError, compose
-from sweep.engine.grid import _dim_names, build_axes, expand
-from sweep.engine.seeding import replication_rng, stream_key
+from sweep.config.compose import ConfigError, compose
+from sweep.config.grid import _dim_names, build_axes, expand
+from sweep.config.seeding import replication_rng, stream_key
 
 
 def test_core_axes_are_always_present_and_come_first():

@@ -67,7 +67,7 @@ def flatten_keys(section: Mapping[str, Any], prefix: str = "") -> dict[str, Any]
     return flat
 
 
-# --- the options of the config group (their schemas: sweep/engine/schema.py) ------------------
+# --- the options of the config group (their schemas: sweep/config/schema.py) ------------------
 
 
 @dataclass(frozen=True)

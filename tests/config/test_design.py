@@ -1,4 +1,4 @@
-"""Sample designs beside the grid (sweep/engine/design.py; docs/sensitivity.md; issue 17)."""
+"""Sample designs beside the grid (sweep/config/design.py; docs/sensitivity.md; issue 17)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 import xarray as xr
 
 import sweep
-from sweep.engine.config import compose
-from sweep.engine.design import SAMPLE_DIM, from_attrs
-from sweep.engine.grid import expand
-from sweep.engine.seeding import stream_key
+from sweep.config.compose import compose
+from sweep.config.design import SAMPLE_DIM, from_attrs
+from sweep.config.grid import expand
+from sweep.config.seeding import stream_key
 
 ANALYTIC = ["policy=central_queue", "workload=hyperexp2", "model=analytic", "replications=1",
             "progress=false", "plots=false"]
@@ -152,6 +152,6 @@ def test_morris_on_a_non_numeric_key_is_one_line(error_line):
 def test_design_json_is_plain_text():
     """netCDF attributes take text: the design is JSON, readable without sweep."""
     grid = _expand(["policy=central_queue", "workload=hyperexp2", *_design("morris", 2)])
-    from sweep.engine.design import to_json
+    from sweep.config.design import to_json
 
     assert json.loads(to_json(grid.design))["num_levels"] == 4
