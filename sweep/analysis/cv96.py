@@ -265,7 +265,7 @@ def summary_table(ds: xr.Dataset) -> str:
 
 def partition_sizes(pws: float, others: np.ndarray, processors: int = 128) -> np.ndarray:
     """FB-PWS's configured size of an arrival with ``pws`` against ``S`` (``others``), ``N_j ≥ P`` (§2.1)."""
-    from sweep.families.malleable.fb_pws import configured_size
+    from sweep.families.malleable import configured_size
 
     return np.array([configured_size(float(pws), float(s), float(processors), float(processors))
                      for s in np.asarray(others, dtype=np.float64)])
@@ -343,11 +343,11 @@ def figure2(processors: int = 128, deltas: tuple[float, ...] = (10, 50, 100, 200
 def max_speedup_parallelism(jobs: int = 100_000, processors: int = 100, seed: int = 1996) -> np.ndarray:
     """Figure 3(a): ``N_j = M_j`` of the Figure 5 workload (eq. 2 parameters of Workload 2), ``P = 100``.
 
-    Drawn by :func:`sweep.families.malleable._workload.make_jobs` from
+    Drawn by :func:`sweep.families.malleable.make_jobs` from
     ``conf/workload/cv96_fig5.yaml`` (C_W = 5), as the simulations draw it.
     """
     from sweep.config.compose import load_option
-    from sweep.families.malleable._workload import make_jobs
+    from sweep.families.malleable import make_jobs
 
     cfg = load_option("workload", "cv96_fig5")
     return make_jobs(cfg, processors, 0.5, jobs, np.random.default_rng(seed)).parallelism
@@ -378,7 +378,7 @@ def figure4():
     """Figure 4: the bounded-geometric Distributions 1–4 of job parallelism (RECONSTRUCTED parameters)."""
     import matplotlib.pyplot as plt
 
-    from sweep.families.malleable._workload import PARALLELISM
+    from sweep.families.malleable import PARALLELISM
 
     fig, ax = plt.subplots(figsize=(5.6, 4.2))
     width = 0.2

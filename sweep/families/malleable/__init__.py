@@ -13,7 +13,7 @@ grid-point wrapper: :mod:`~sweep.families.malleable._simulate`.
 from sweep.families import Family, Processors
 from sweep.families.malleable._policy import MalleableHooks
 from sweep.families.malleable._simulate import VARIABLES, simulate, validate
-from sweep.families.malleable._workload import SPEEDUP_MODELS, MalleableWorkload
+from sweep.families.malleable._workload import PARALLELISM, SPEEDUP_MODELS, MalleableWorkload, make_jobs
 
 FAMILY = Family(
     name="malleable",
@@ -30,4 +30,8 @@ FAMILY = Family(
     sequential_stopping=True,
 )
 
-__all__ = ["FAMILY"]
+# The public API the analysis of CV96 draws the paper's model figures with (Figures 1, 3, 4):
+# the simulations' own job generator and distributions, and FB-PWS's partition size.
+from sweep.families.malleable.fb_pws import configured_size  # noqa: E402 (a policy module, after FAMILY)
+
+__all__ = ["FAMILY", "PARALLELISM", "configured_size", "make_jobs"]
