@@ -23,7 +23,7 @@ from scipy.sparse.csgraph import connected_components
 PACKAGE = Path(__file__).resolve().parents[1] / "sweep"
 
 #: The layers, lowest first: a part imports only its own layer and those beneath.
-LAYERS = (("_version", "_numba"), ("stats", "workloads"), ("families",), ("config",), ("engine",),
+LAYERS = (("_version", "_numba", "errors"), ("stats", "workloads"), ("families",), ("config",), ("engine",),
           ("analysis",), ("reproduce",), ("cli", "__init__"))
 LAYER = {part: depth for depth, parts in enumerate(LAYERS) for part in parts}
 
@@ -90,6 +90,10 @@ def main() -> int:
     sizes = Counter(component)
     circles = [[n for n in names if component[number[n]] == c] for c, size in sizes.items() if size > 1]
 
+    unplaced = sorted({part_of(name) for name in modules} - set(LAYER))
+    if unplaced:
+        print(f"parts in no layer: {', '.join(unplaced)}: add them to LAYERS", file=sys.stderr)
+        return 2
     arrows = Counter((part_of(a), part_of(b)) for a, targets in edges.items() for b, _ in targets
                      if part_of(a) != part_of(b))
     upward = {arrow: count for arrow, count in arrows.items() if LAYER[arrow[1]] > LAYER[arrow[0]]}

@@ -45,7 +45,7 @@ class _Parser(argparse.ArgumentParser):
     """Hydra's argument parser, whose errors are one line (a ConfigError) instead of usage + exit."""
 
     def error(self, message: str):  # noqa: D102 - argparse's hook
-        from sweep.config.compose import ConfigError
+        from sweep.errors import ConfigError
 
         raise ConfigError(message)
 
@@ -71,7 +71,7 @@ def help_text() -> str:
     """The header, every config group with its options (Hydra's ``$APP_CONFIG_GROUPS``), the flags."""
     import textwrap
 
-    from sweep.config.compose import config_groups, group_options
+    from sweep.config.files import config_groups, group_options
 
     lines = [HEADER, "== Configuration groups ==",
              "Compose your configuration from those groups (group=option)", ""]
@@ -155,7 +155,7 @@ def _shell_completion(overrides: Sequence[str]) -> None:
 
 
 def _unsupported(flags: argparse.Namespace) -> None:
-    from sweep.config.compose import ConfigError
+    from sweep.errors import ConfigError
 
     for flag, name in (("config_path", "--config-path"), ("config_name", "--config-name"),
                        ("experimental_rerun", "--experimental-rerun")):
@@ -164,11 +164,11 @@ def _unsupported(flags: argparse.Namespace) -> None:
                               f"use --config-dir DIR for your configs and experiment=<name> for presets")
 
 
-def _overrides(flags: argparse.Namespace) -> list[str]:
-    """The overrides with ``--config-dir`` folded into ``hydra.searchpath`` and ``-m`` sweeps as axes."""
+def _search_path(flags: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """(the ``hydra.searchpath`` override with ``--config-dir`` folded in, the other overrides)."""
     from pathlib import Path
 
-    from sweep.config.compose import multirun_axes, split_search_path
+    from sweep.config.files import split_search_path
 
     searchpath, rest = split_search_path(flags.overrides)
     if flags.config_dir:
@@ -176,6 +176,14 @@ def _overrides(flags: argparse.Namespace) -> list[str]:
                    for item in override.partition("=")[2].strip("[]").split(",") if item]
         entries.append(f"file://{Path(flags.config_dir).expanduser().resolve()}")
         searchpath = [f"hydra.searchpath=[{','.join(entries)}]"]
+    return searchpath, rest
+
+
+def _overrides(flags: argparse.Namespace) -> list[str]:
+    """The overrides with ``--config-dir`` folded into ``hydra.searchpath`` and ``-m`` sweeps as axes."""
+    from sweep.config.compose import multirun_axes
+
+    searchpath, rest = _search_path(flags)
     return [*searchpath, *multirun_axes(rest, flags.multirun)]
 
 
@@ -187,10 +195,10 @@ def _run(args: list[str]) -> int:
         return 0
     flags = parse_flags(args)
     _unsupported(flags)
-    if flags.help:
-        from sweep.config.compose import split_search_path, use_search_path
+    if flags.help:  # nothing heavy imported: the groups and options come from the YAML folders
+        from sweep.config.files import use_search_path
 
-        use_search_path(split_search_path(_overrides(flags))[0])
+        use_search_path(_search_path(flags)[0])
         print(help_text(), end="")
         return 0
     if flags.hydra_help:
@@ -216,9 +224,7 @@ def _run(args: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
-    from sweep.config.compose import ConfigError
-    from sweep.engine.backends import PoolEmpty
-    from sweep.engine.tasks import TaskFailed
+    from sweep.errors import ConfigError, PoolEmpty, TaskFailed
 
     try:
         return _run(list(sys.argv[1:] if argv is None else argv))

@@ -34,98 +34,22 @@ from omegaconf import DictConfig, OmegaConf, open_dict
 
 from sweep.config import schema
 from sweep.config.design import flatten_keys
+from sweep.config.files import (
+    ConfigError,
+    conf_dir,
+    config_dirs,
+    config_groups,
+    group_options,
+    search_path_override,
+    split_search_path,
+    use_search_path,
+)
 from sweep.families import StopRule, all_policies, family_of
 
 #: Top-level config groups whose choice, when not made, comes from the policy's family.
 FAMILY_GROUPS = ("workload", "system")
 #: The map of a sample design's parameters: ``design.params.<config key>=[low,high]`` adds an entry.
 DESIGN_PARAMS = "design.params"
-
-
-class ConfigError(ValueError):
-    """A bad option: the message is one line naming the option and what is allowed."""
-
-
-def conf_dir() -> Path:
-    """The folder holding sweep's own ``config.yaml`` and option files: ``sweep/conf``, package
-    data of every wheel (the repository's top-level ``conf`` is a link to it)."""
-    return Path(__file__).resolve().parents[1] / "conf"
-
-
-#: Folders of the user's own configs (``--config-dir``, ``hydra.searchpath``), searched after
-#: :func:`conf_dir`; set by :func:`compose` from its overrides.
-_user_dirs: tuple[Path, ...] = ()
-
-
-def config_dirs() -> tuple[Path, ...]:
-    """Every folder configs are read from: sweep's own, then the user's, in Hydra's order."""
-    return (conf_dir(), *_user_dirs)
-
-
-def _search_path_dirs(entries: Sequence[str]) -> tuple[Path, ...]:
-    """Folders of ``hydra.searchpath`` entries (``file://dir``, ``pkg://module.path``, or a path)."""
-    import importlib.resources
-
-    folders = []
-    for entry in entries:
-        if entry.startswith("pkg://"):
-            module = entry.removeprefix("pkg://").replace("/", ".")
-            try:
-                folder = Path(str(importlib.resources.files(module)))
-            except ModuleNotFoundError:
-                raise ConfigError(f"hydra.searchpath: no package {module!r}") from None
-        else:
-            folder = Path(entry.removeprefix("file://")).expanduser()
-        if not folder.is_dir():
-            raise ConfigError(f"hydra.searchpath: {entry!r} is not a folder")
-        folders.append(folder.resolve())
-    return tuple(folders)
-
-
-def split_search_path(overrides: Sequence[str]) -> tuple[list[str], list[str]]:
-    """(the ``hydra.searchpath=[...]`` overrides, the others)."""
-    searchpath, rest = [], []
-    for override in overrides:
-        (searchpath if override.lstrip("+").startswith("hydra.searchpath=") else rest).append(override)
-    return searchpath, rest
-
-
-def use_search_path(searchpath: Sequence[str]) -> None:
-    """Search the folders of these ``hydra.searchpath=[...]`` overrides (and no others) from now on.
-
-    Hydra itself is given the folders at every compose; :func:`config_groups` and
-    :func:`group_options` list their options.
-    """
-    global _user_dirs
-    entries = []
-    for override in searchpath:
-        value = override.partition("=")[2]
-        entries += [item.strip().strip("'\"") for item in value.strip("[]").split(",") if item.strip()]
-    _user_dirs = _search_path_dirs(entries)
-
-
-def _search_path_override() -> list[str]:
-    if not _user_dirs:
-        return []
-    return ["hydra.searchpath=[" + ",".join(f"file://{folder}" for folder in _user_dirs) + "]"]
-
-
-def config_groups() -> list[str]:
-    """Every config group: the folders holding YAML in any config folder, as paths (``workload/speedup``)."""
-    return sorted({str(p.parent.relative_to(root)) for root in config_dirs() for p in root.rglob("*.yaml")
-                   if p.parent != root})
-
-
-def group_options(group: str) -> list[str]:
-    """The option names of a config group: the stems of ``<config folder>/<group>/*.yaml``.
-
-    The ``policy`` group also offers every registered policy by name (an installed
-    package's policy may have no YAML: it runs on its schema's defaults).
-    """
-    options = {p.stem for root in config_dirs() for p in (root / group).glob("*.yaml")}
-    if group == "policy":
-        options.update(all_policies())
-    return sorted(options)
 
 
 def _check_group_choice(group: str, name: Any) -> None:
@@ -282,7 +206,7 @@ def _hydra_compose(overrides: Sequence[str]) -> DictConfig:
     schema.register(conf_dir())
     try:
         with initialize_config_dir(config_dir=str(conf_dir()), version_base=None):
-            cfg = hydra_compose("config", overrides=[*overrides, *_search_path_override()],
+            cfg = hydra_compose("config", overrides=[*overrides, *search_path_override()],
                                 return_hydra_config=True)
     except (HydraException, OmegaConfBaseException, ValueError) as error:
         raise ConfigError(schema.explain(error) or _first_line(error)) from None

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from sweep.config.compose import ConfigError
 from sweep.engine.tasks import Record, SimulationActor, Task
+from sweep.errors import PoolEmpty
 
 #: ``engine.backend=auto`` runs at most this many tasks in this process: starting a local Ray
 #: costs 2-8 s and ~0.7 GiB (docs/design.md §11), more than a few replications of most points.
@@ -44,10 +45,6 @@ class Backend(Protocol):
     def run(self, batches: Iterable[Sequence[Task]]) -> Iterator[list[Record]]: ...
 
     def close(self) -> None: ...
-
-
-class PoolEmpty(RuntimeError):
-    """Every actor is gone and no CPU came back within :data:`PLACEMENT_SECONDS`."""
 
 
 class SerialBackend:

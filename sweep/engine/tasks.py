@@ -23,6 +23,7 @@ import numpy as np
 
 from sweep.config.seeding import replication_rng
 from sweep.engine.records import Record, RecordBatch
+from sweep.errors import TaskFailed
 from sweep.families import Point, Result, family_of
 
 if TYPE_CHECKING:
@@ -126,10 +127,6 @@ def run_task(task: Task) -> Record:
         result = family.simulate(task.point, replication_rng(task.seed, task.stream, task.stream_replication))
     return Record(task.index, task.replication, result.summary, result.jobs, result.work,
                   dict(result.attrs), task.sweep, time.perf_counter() - started)
-
-
-class TaskFailed(RuntimeError):
-    """A task raised; the message names the point and the original error in one line."""
 
 
 def _describe(task: Task) -> str:

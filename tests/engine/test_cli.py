@@ -95,3 +95,18 @@ def test_shell_completion_installs_and_completes_options(capsys, monkeypatch):
 @pytest.mark.parametrize("args", [["--config-name", "other"], ["--bogus"], ["--cfg", "everything"]])
 def test_unsupported_or_unknown_flags_are_one_line(capsys, args):
     _error(capsys, *args)
+
+
+def test_help_imports_nothing_heavy():
+    """``sweep --help`` lists every group and option from the YAML folders alone (issue 29: fast start):
+    neither numba, scipy, Ray nor xarray is imported, nor any family."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, io, contextlib\nfrom sweep.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()) as out:\n    status = main(['--help'])\n"
+             "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'scipy', 'ray', 'xarray'})\n"
+             "families = sorted(m for m in sys.modules if m.startswith('sweep.families'))\n"
+             "print(status, 'policy: ' in out.getvalue(), heavy, families)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split("\n")[0] == "0 True [] []", done.stdout + done.stderr
