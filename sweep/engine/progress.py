@@ -15,8 +15,10 @@ class Progress:
     def __init__(self, points: int, finished: int, enabled: bool) -> None:
         self._work = 0
         self._started = time.perf_counter()
+        # leave=False: the bar is erased when it closes, so a sweep's summary line is the last
+        # thing on the terminal (the bar redrawn below it looked like work still going on).
         self._bar = tqdm(total=points, initial=finished, unit="pt", desc="sweep", file=sys.stderr,
-                         disable=not enabled, dynamic_ncols=True, smoothing=0.1)
+                         disable=not enabled, dynamic_ncols=True, smoothing=0.1, leave=False)
 
     def update(self, finished: int, work: int) -> None:
         """``finished`` more points are done; ``work`` more jobs were simulated."""

@@ -33,6 +33,24 @@ def test_saturated_points_are_counted_with_their_cause(capsys, tmp_path):
     assert len(lines) == 1  # no table for more than one point
 
 
+def test_the_summary_line_is_the_last_thing_shown_after_the_progress_bar(capsys, tmp_path):
+    """With the progress bar on, the bar is erased at the end: the summary is the last line drawn
+    (issue 29: the bar was redrawn below it)."""
+    assert main([*FAST, "progress=true", "grid.load=[0.5,0.6]", f"output={tmp_path / 'out.nc'}"]) == 0
+    err = capsys.readouterr().err
+    assert "2/2" in err  # the bar was drawn ...
+    shown = [line for line in map(_as_a_terminal_shows, err.split("\n")) if line.strip()]
+    assert shown[-1].startswith("sweep: 2 points x 2 replications"), shown  # ... and is gone
+
+
+def _as_a_terminal_shows(line: str) -> str:
+    """What stays on screen of one line written with carriage returns (each part overwrites)."""
+    screen = ""
+    for part in line.split("\r"):
+        screen = part + screen[len(part):]
+    return screen
+
+
 def test_plural():
     assert (plural(1, "point"), plural(0, "point"), plural(3, "run")) == ("1 point", "0 points", "3 runs")
 
