@@ -123,11 +123,12 @@ def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "") -> 
 
 
 def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
-               draw: DrawFigures | None = None) -> tuple[xr.Dataset, Path]:
+               draw: DrawFigures | None = None, verbose: bool = True) -> tuple[xr.Dataset, Path]:
     """Run the sweep described by a composed config; return the Dataset and where it was written.
 
     With ``plots=true``, ``draw(dataset, experiment, folder)`` draws the experiment's figures
-    beside the result file and returns their paths.
+    beside the result file and returns their paths. ``verbose=False``: no progress bar, table or
+    summary line.
 
     With ``saturation.search=true`` the sweep is a saturation search
     (:mod:`sweep.engine.adaptive`) over the grid's points instead.
@@ -139,11 +140,12 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
                                  provenance(config_yaml, int(cfg.seed), overrides))
         _figures(cfg, dataset, output, draw)
         return dataset, output
-    [finished] = run_many([prepare(cfg, overrides)], draw)
+    [finished] = run_many([prepare(cfg, overrides)], draw, verbose)
     return finished.dataset, finished.output
 
 
-def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None) -> list[FinishedSweep]:
+def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None,
+             verbose: bool = True) -> list[FinishedSweep]:
     """Run several sweeps on one backend, one progress display over all (docs/design.md §3, §9).
 
     The backend, its workers and the progress display follow the first sweep's
@@ -154,7 +156,7 @@ def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None) -
     failure later costs none of the sweeps already finished.
     """
     started = time.perf_counter()
-    runner = _ManySweeps(sweeps, draw)
+    runner = _ManySweeps(sweeps, draw, verbose)
     finished = {i: runner.finish(i, started) for i, s in enumerate(sweeps) if not s.tasks}
     if runner.unique:
         finished |= runner.execute(started)
@@ -175,8 +177,9 @@ class _ManySweeps:
     sweeps are complete (numpy, not a dict per point).
     """
 
-    def __init__(self, sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None) -> None:
-        self.draw = draw
+    def __init__(self, sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None,
+                 verbose: bool = True) -> None:
+        self.draw, self.verbose = draw, verbose
         self.sweeps = [dataclasses.replace(s, tasks=_with_sweep(s.tasks, i)) for i, s in enumerate(sweeps)]
         self.results = [ResultArrays(s.grid, _families(s.grid), s.cfg.replications, s.cfg.first_replication)
                         for s in self.sweeps]
@@ -231,7 +234,7 @@ class _ManySweeps:
         points = sum(s.grid.size for s in self.sweeps)
         done = sum(int(np.count_nonzero(c >= s.cfg.replications)) for c, s in zip(self.counts, self.sweeps,
                                                                                     strict=True))
-        progress = Progress(points, done, cfg.progress)
+        progress = Progress(points, done, bool(cfg.progress) and self.verbose)
         for prepared in self.sweeps:
             if prepared.tasks:
                 prepared.checkpoint.start()
@@ -270,18 +273,24 @@ class _ManySweeps:
     def finish(self, i: int, started: float) -> FinishedSweep:
         """Build sweep ``i``'s Dataset on its filled arrays, write it atomically, say so in one line."""
         prepared = self.sweeps[i]
-        cfg, grid = prepared.cfg, prepared.grid
+        cfg = prepared.cfg
         dataset = self.results[i].dataset(provenance(prepared.config_yaml, int(cfg.seed), prepared.overrides))
         write_atomic(dataset, prepared.output)
         prepared.checkpoint.remove()
         figures = _figures(cfg, dataset, prepared.output, self.draw)
-        if grid.size == 1 and (table := point_table(dataset)):
-            print(table, file=sys.stderr)
-        line = summary_line(dataset, grid, cfg.replications, len(prepared.tasks), len(prepared.done),
-                            time.perf_counter() - started, prepared.output, figures)
-        print(f"{line} [{prepared.label}]" if prepared.label else line, file=sys.stderr)
+        if self.verbose:
+            _say_finished(prepared, dataset, figures, time.perf_counter() - started)
         return FinishedSweep(prepared.label, dataset, prepared.output, self.compute_seconds[i], figures,
                              self.longest_tasks(i))
+
+
+def _say_finished(prepared: PreparedSweep, dataset: xr.Dataset, figures: list[Path], seconds: float) -> None:
+    """A one-point sweep's table, then every sweep's summary line (stderr)."""
+    if prepared.grid.size == 1 and (table := point_table(dataset)):
+        print(table, file=sys.stderr)
+    line = summary_line(dataset, prepared.grid, prepared.cfg.replications, len(prepared.tasks),
+                        len(prepared.done), seconds, prepared.output, figures)
+    print(f"{line} [{prepared.label}]" if prepared.label else line, file=sys.stderr)
 
 
 def _with_sweep(tasks: Sequence[Task], sweep: int) -> Sequence[Task]:
@@ -324,12 +333,12 @@ def _figures(cfg: DictConfig, dataset: xr.Dataset, output: Path, draw: DrawFigur
     return draw(dataset, cfg.hydra.runtime.choices.get("experiment"), output.parent)
 
 
-def run(overrides: Sequence[str] = (), draw: DrawFigures | None = None) -> xr.Dataset:
+def run(overrides: Sequence[str] = (), draw: DrawFigures | None = None, verbose: bool = True) -> xr.Dataset:
     """Do what ``sweep [overrides]`` does and return the Dataset (docs/design.md §5 Python API).
 
     ``draw`` draws the figures (``sweep.run`` passes :func:`sweep.analysis.figures.write_figures`;
     the engine draws nothing itself).
     """
     overrides = list(overrides)
-    dataset, _ = run_config(compose(overrides), overrides, draw)
+    dataset, _ = run_config(compose(overrides), overrides, draw, verbose)
     return dataset

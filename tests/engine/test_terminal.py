@@ -90,3 +90,18 @@ def test_a_trace_replayed_as_it_is_says_its_load_was_not_applied(tmp_path):
     rescaled = sweep.run([*common, "workload=kth_scaled", "load=0.5", f"output={tmp_path / 'b.nc'}"])
     assert "NOT APPLIED" not in rescaled["load"].attrs["long_name"]
     assert rescaled["offered_load"].item() == pytest.approx(0.5, rel=1e-6)
+
+
+def test_sweep_run_is_quiet_unless_asked(capsys, tmp_path):
+    """From Python a sweep prints nothing (issue 29); ``verbose=True`` prints what the command does."""
+    import sweep
+
+    args = [*FAST, "load=0.5", "progress=true"]
+    sweep.run([*args, f"output={tmp_path / 'quiet.nc'}"])
+    assert capsys.readouterr().err == ""
+    sweep.run([*args, f"output={tmp_path / 'loud.nc'}"], verbose=True)
+    err = capsys.readouterr().err
+    assert "1/1" in err  # the progress bar
+    lines = [line for line in err.splitlines() if line.strip() and "pt/s" not in line]
+    assert lines[0].split()[0] == "variable", err  # the one-point table ...
+    assert lines[-1].startswith("sweep: 1 point x 2 replications"), err  # ... and the summary
