@@ -169,6 +169,19 @@ def jit(**options: Any) -> Callable[[F], F]:  # noqa: ANN401 (numba's options)
     return decorate
 
 
+def is_cached(kernel: Any) -> bool:  # noqa: ANN401 (a numba dispatcher or a plain function)
+    """Whether ``kernel``'s on-disk cache holds code for its current sources (any signature): it
+    will load, not compile. ``True`` for what is not a cached kernel (nothing to compile, or the JIT
+    off) and wherever numba's cache cannot be read this way (an unknown numba)."""
+    cache = getattr(kernel, "_cache", None)
+    if not isinstance(cache, _caching.FunctionCache):
+        return True
+    try:
+        return bool(cache._cache_file._load_index())
+    except (AttributeError, OSError, EOFError, ValueError, TypeError):
+        return True
+
+
 #: The folder :func:`log_compilations` writes to (unset: nothing is logged).
 COMPILE_LOG_ENV = "SWEEP_COMPILE_LOG"
 

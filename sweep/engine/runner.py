@@ -13,7 +13,7 @@ import platform
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +22,7 @@ import numpy as np
 import xarray as xr
 from omegaconf import DictConfig, OmegaConf
 
+from sweep._numba import is_cached
 from sweep._version import __version__
 from sweep.config.compose import compose, plain, validate_settings
 from sweep.config.grid import Grid, expand
@@ -231,6 +232,10 @@ class _ManySweeps:
         analytic = all(s.cfg.model == "analytic" for s in self.sweeps)
         name = choose_backend(engine.backend, engine.address, len(self.unique), analytic)
         backend = make_backend(name, engine.workers, engine.address, engine.in_flight, bool(cfg.progress))
+        if self.verbose and (families := _families_to_compile(s.grid for s in self.sweeps if s.tasks)):
+            print(f"sweep: compiling the {', '.join(families)} kernels (first run on this machine or after "
+                  f"an update: seconds to minutes; later runs load them from numba's cache)",
+                  file=sys.stderr)
         points = sum(s.grid.size for s in self.sweeps)
         done = sum(int(np.count_nonzero(c >= s.cfg.replications)) for c, s in zip(self.counts, self.sweeps,
                                                                                     strict=True))
@@ -307,6 +312,19 @@ def _families(grid: Grid) -> list[Family]:
         family = family_of(grid.first_with(axis, value).point.policy["name"])
         by_name[family.name] = family
     return list(by_name.values())
+
+
+def _families_to_compile(grids: Iterable[Grid]) -> list[str]:
+    """The families whose kernel for a policy of these grids is not in numba's on-disk cache."""
+    families = set()
+    for grid in grids:
+        axis = next(n for n, a in enumerate(grid.axes) if a.key == "policy")
+        for value in range(len(grid.axes[axis].values)):
+            point = grid.first_with(axis, value).point
+            family = family_of(point.policy["name"])
+            if not is_cached(getattr(family.policy(point).hooks, "kernel", None)):
+                families.add(family.name)
+    return sorted(families)
 
 
 def provenance(config_yaml: str, seed: int, overrides: Sequence[str]) -> dict[str, str | int]:

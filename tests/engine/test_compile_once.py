@@ -32,3 +32,19 @@ def test_two_workers_from_an_empty_cache_compile_each_kernel_once():
     ours = {name: count for name, count in seen["kernels"].items() if name.startswith("sweep.")}
     assert {"sweep.families.dispatch.lwl._run", "sweep.families.dispatch.shortest_queue._run"} <= set(ours)
     assert ours == dict.fromkeys(ours, 1)
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled kernels")
+def test_a_sweep_says_when_it_compiles_and_not_when_it_loads(tmp_path):
+    """Issue 29: a first run says that kernels compile (it looked hung); a second run, whose kernels
+    are in the cache, does not."""
+    command = [sys.executable, "-m", "sweep.cli", "policy=lwl", "workload=exponential", "load=0.5",
+               "engine.backend=serial", "stop.jobs=2000", "stop.warmup=200", "replications=1",
+               "progress=false", "plots=false", f"output={tmp_path / 'out.nc'}"]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    said = "sweep: compiling the dispatch kernels"
+    first = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
+    assert first.returncode == 0 and said in first.stderr, first.stderr[-2000:]
+    (tmp_path / "out.nc").unlink()
+    second = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
+    assert second.returncode == 0 and "compiling" not in second.stderr, second.stderr[-2000:]
