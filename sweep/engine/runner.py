@@ -32,7 +32,7 @@ from sweep.engine.checkpoint import Checkpoint
 from sweep.engine.dataset import ResultArrays, write_atomic
 from sweep.engine.progress import Progress
 from sweep.engine.records import RecordBatch
-from sweep.engine.summary import point_table, summary_line
+from sweep.engine.summary import grid_table, point_table, summary_line
 from sweep.engine.tasks import Task, TaskList, batch_size, batches
 from sweep.families import Family, family_of
 
@@ -290,8 +290,14 @@ class _ManySweeps:
 
 
 def _say_finished(prepared: PreparedSweep, dataset: xr.Dataset, figures: list[Path], seconds: float) -> None:
-    """A one-point sweep's table, then every sweep's summary line (stderr)."""
-    if prepared.grid.size == 1 and (table := point_table(dataset)):
+    """A one-point sweep's table or, for a sweep run alone, its headline over the grid; then the summary
+    line (stderr). Sweeps sharing a pool (``sweep-reproduce``'s presets, labelled) print no grid table."""
+    grid = prepared.grid
+    if grid.size == 1:
+        table = point_table(dataset)
+    else:
+        table = "" if prepared.label else grid_table(dataset, grid, _families(grid)[0].headline)
+    if table:
         print(table, file=sys.stderr)
     line = summary_line(dataset, prepared.grid, prepared.cfg.replications, len(prepared.tasks),
                         len(prepared.done), seconds, prepared.output, figures)

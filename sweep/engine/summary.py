@@ -4,7 +4,10 @@ One summary line, always (also with ``progress=false``): points, runs, how many
 points are saturated and why, trace jobs a family left out and why, the time
 and the output path. A one-point sweep
 also prints its numbers: every scalar variable's mean over replications with
-its 90% confidence half-width.
+its 90% confidence half-width. A sweep of up to :data:`TABLE_POINTS` points
+prints its headline variable (the family's first scalar variable, e.g. the mean
+response time) over the grid: one row per combination of the other axes, one
+column per value of ``load`` (or of the last axis swept), saturated points marked.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from sweep.config.grid import Grid
 
 #: Level of the intervals printed for a one-point sweep.
 LEVEL = 0.90
+#: The most points a sweep's headline table shows (more: read the file).
+TABLE_POINTS = 60
 
 
 def plural(count: int, noun: str) -> str:
@@ -108,3 +113,49 @@ def point_table(dataset: xr.Dataset) -> str:
 
 def _number(value: float) -> str:
     return f"{value:.6g}"
+
+
+def grid_table(dataset: xr.Dataset, grid: Grid, variable: str) -> str:
+    """``variable`` (a scalar per point) over the grid: mean ± 90% half-width over replications, one row
+    per combination of the other swept axes, one column per value of the column axis (``load``
+    where it is swept); ``*`` marks a saturated point. ``""`` for one point, more than
+    :data:`TABLE_POINTS`, or a variable the Dataset lacks."""
+    from sweep.stats.intervals import confidence_interval
+
+    swept = [axis.dim for axis in grid.axes if len(axis.values) > 1]
+    if not swept or grid.size > TABLE_POINTS or variable not in dataset:
+        return ""
+    values = dataset[variable].astype(float)
+    if set(values.dims) - {*_grid_dims(grid), "replication"}:
+        return ""
+    estimate = confidence_interval(values, "replication", LEVEL) if "replication" in values.dims else values
+    saturated = (dataset["saturated"].any([d for d in dataset["saturated"].dims if d not in _grid_dims(grid)])
+                 if "saturated" in dataset else xr.zeros_like(values, dtype=bool))
+    column = "load" if "load" in swept else swept[-1]
+    rows = [dim for dim in swept if dim != column]
+    corner = f"{', '.join(rows)} \\ {column}" if rows else column
+    table = [[corner, *(str(v) for v in dataset[column].values)]]
+    for position in np.ndindex(*[dataset.sizes[dim] for dim in rows]):
+        at = dict(zip(rows, position, strict=True))
+        label = ", ".join(str(dataset[dim].values[index]) for dim, index in at.items()) or variable
+        table.append([label, *(_cell(estimate.isel({**at, column: k}), saturated.isel({**at, column: k}))
+                               for k in range(dataset.sizes[column]))])
+    units = dataset[variable].attrs.get("units", "")
+    title = f"{variable}{f' ({units})' if units else ''}: mean ± {LEVEL:.0%} half-width over replications"
+    return "\n".join([title + (", * saturated" if bool(saturated.any()) else ""), *_aligned(table)])
+
+
+def _cell(estimate: xr.DataArray, saturated: xr.DataArray) -> str:
+    """One point's mean (``—`` where none), ``± half-width`` where known, `` *`` if saturated."""
+    mean = float(estimate.squeeze())
+    text = f"{mean:.4g}" if math.isfinite(mean) else "—"
+    if "halfwidth" in estimate.coords and math.isfinite(halfwidth := float(estimate["halfwidth"].squeeze())):
+        text += f" ± {halfwidth:.2g}"
+    return text + (" *" if bool(saturated.squeeze()) else "")
+
+
+def _aligned(table: list[list[str]]) -> list[str]:
+    """Rows of text columns: the first left-aligned, the others right-aligned, two spaces apart."""
+    widths = [max(len(row[k]) for row in table) for k in range(len(table[0]))]
+    return ["  ".join(text.ljust(width) if k == 0 else text.rjust(width)
+                      for k, (text, width) in enumerate(zip(row, widths, strict=True))) for row in table]

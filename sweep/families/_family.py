@@ -224,6 +224,12 @@ class Family:
             raise ValueError(f"unknown {self.name} policy {name!r}; allowed: {', '.join(self.policies)}")
         return self.policies[name]
 
+    @property
+    def headline(self) -> str:
+        """The variable a multi-point sweep's table shows: the first scalar one (a family lists its
+        headline measure first, e.g. the mean response time)."""
+        return next(v.name for v in self.variables if not v.dims)
+
     def check_stop(self, stop: StopRule) -> None:
         """``ValueError`` for sequential stopping options in a family that does not honour them."""
         if stop.sequential and not self.sequential_stopping:

@@ -34,7 +34,26 @@ def test_saturated_points_are_counted_with_their_cause(capsys, tmp_path):
     lines = _run(capsys, tmp_path, "grid.load=[0.5,1.2]")
     assert "1 saturated (1 at offered load >= 1)" in lines[-1]
     assert lines[-1].startswith("sweep: 2 points x 2 replications (4 runs computed")
-    assert len(lines) == 1  # no table for more than one point
+
+
+def test_a_small_sweep_shows_its_headline_over_the_grid(capsys, tmp_path):
+    """Issue 29: a multi-point sweep shows the family's headline variable over the grid, each cell the
+    mean over replications ± the 90% Student-t half-width, saturated points starred."""
+    import numpy as np
+    import xarray as xr
+    from scipy import stats
+
+    lines = _run(capsys, tmp_path, "grid.load=[0.5,1.2]")
+    title, header, row, summary = lines
+    assert title == "mean_response (s): mean ± 90% half-width over replications, * saturated"
+    assert header.split() == ["load", "0.5", "1.2"]
+    values = xr.load_dataset(tmp_path / "out.nc")["mean_response"].squeeze(drop=True)  # load x replication
+    means = values.mean("replication").values
+    halfwidths = stats.t.ppf(0.95, 1) * values.std("replication", ddof=1).values / np.sqrt(2)
+    want = [f"{m:.4g} ± {h:.2g}" + (" *" if load >= 1 else "") for m, h, load in zip(means, halfwidths,
+                                                                                       [0.5, 1.2])]
+    assert row.split("  ")[0] == "mean_response"
+    assert [cell.strip() for cell in row.split("  ")[1:] if cell.strip()] == want
 
 
 def test_the_summary_line_is_the_last_thing_shown_after_the_progress_bar(capsys, tmp_path):
