@@ -50,8 +50,9 @@ def test_a_small_sweep_shows_its_headline_over_the_grid(capsys, tmp_path):
     values = xr.load_dataset(tmp_path / "out.nc")["mean_response"].squeeze(drop=True)  # load x replication
     means = values.mean("replication").values
     halfwidths = stats.t.ppf(0.95, 1) * values.std("replication", ddof=1).values / np.sqrt(2)
-    want = [f"{m:.4g} ± {h:.2g}" + (" *" if load >= 1 else "") for m, h, load in zip(means, halfwidths,
-                                                                                       [0.5, 1.2])]
+    loads = [0.5, 1.2]
+    want = [f"{m:.4g} ± {h:.2g}" + (" *" if load >= 1 else "")
+            for m, h, load in zip(means, halfwidths, loads, strict=True)]
     assert row.split("  ")[0] == "mean_response"
     assert [cell.strip() for cell in row.split("  ")[1:] if cell.strip()] == want
 
