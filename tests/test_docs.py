@@ -4,6 +4,7 @@ API reference resolves."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +46,14 @@ def test_the_readme_quotes_the_published_verdict_counts():
         judged = sum(verdicts[v] for v in ("reproduced", "deviates", "contradicted", "undecided"))
         assert counts == (judged, verdicts["reproduced"], verdicts["deviates"], verdicts["contradicted"],
                           verdicts["undecided"]), key
+
+
+def test_the_readme_python_block_runs_in_a_fresh_folder(tmp_path):
+    """Issue 29: README's Python example reads only files it writes itself (it read c90.nc and
+    sobol.nc, which no command before it created); run as written, in an empty folder."""
+    readme = (REPOSITORY / "README.md").read_text()
+    (block,) = re.findall(r"```python\n(.*?)```", readme, re.S)
+    done = subprocess.run([sys.executable, "-c", block], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert {path.name for path in tmp_path.glob("*.nc")} == {"c90.nc", "sobol.nc"}
