@@ -23,7 +23,7 @@ def conf_dir() -> Path:
 
 
 #: Folders of the user's own configs (``--config-dir``, ``hydra.searchpath``), searched after
-#: :func:`conf_dir`; set by :func:`compose` from its overrides.
+#: :func:`conf_dir`; set by :func:`use_search_path` (``compose`` calls it with its overrides).
 _user_dirs: tuple[Path, ...] = ()
 
 

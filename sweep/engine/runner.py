@@ -34,7 +34,7 @@ from sweep.engine.progress import Progress
 from sweep.engine.records import RecordBatch
 from sweep.engine.summary import grid_table, point_table, summary_line
 from sweep.engine.tasks import Task, TaskList, batch_size, batches
-from sweep.families import Family, family_of
+from sweep.families import Family, Point, family_of
 
 #: Draws an experiment's figures: ``draw(dataset, experiment, folder)`` -> the files written.
 DrawFigures = Callable[[xr.Dataset, str | None, Path], list[Path]]
@@ -299,7 +299,7 @@ def _say_finished(prepared: PreparedSweep, dataset: xr.Dataset, figures: list[Pa
         table = "" if prepared.label else grid_table(dataset, grid, _families(grid)[0].headline)
     if table:
         print(table, file=sys.stderr)
-    line = summary_line(dataset, prepared.grid, prepared.cfg.replications, len(prepared.tasks),
+    line = summary_line(dataset, grid, prepared.cfg.replications, len(prepared.tasks),
                         len(prepared.done), seconds, prepared.output, figures)
     print(f"{line} [{prepared.label}]" if prepared.label else line, file=sys.stderr)
 
@@ -310,27 +310,24 @@ def _with_sweep(tasks: Sequence[Task], sweep: int) -> Sequence[Task]:
     return [dataclasses.replace(t, sweep=sweep) for t in tasks]
 
 
-def _families(grid: Grid) -> list[Family]:
-    """The families of a grid's policies (one point per policy option looked at, not every point)."""
+def _policy_points(grid: Grid) -> Iterator[tuple[Family, Point]]:
+    """For each option of the grid's policy axis, its first point and the policy's family (one point
+    per policy looked at, not every point)."""
     axis = next(n for n, a in enumerate(grid.axes) if a.key == "policy")
-    by_name = {}
     for value in range(len(grid.axes[axis].values)):
-        family = family_of(grid.first_with(axis, value).point.policy["name"])
-        by_name[family.name] = family
-    return list(by_name.values())
+        point = grid.first_with(axis, value).point
+        yield family_of(point.policy["name"]), point
+
+
+def _families(grid: Grid) -> list[Family]:
+    """The families of a grid's policies."""
+    return list({family.name: family for family, _ in _policy_points(grid)}.values())
 
 
 def _families_to_compile(grids: Iterable[Grid]) -> list[str]:
     """The families whose kernel for a policy of these grids is not in numba's on-disk cache."""
-    families = set()
-    for grid in grids:
-        axis = next(n for n, a in enumerate(grid.axes) if a.key == "policy")
-        for value in range(len(grid.axes[axis].values)):
-            point = grid.first_with(axis, value).point
-            family = family_of(point.policy["name"])
-            if not is_cached(getattr(family.policy(point).hooks, "kernel", None)):
-                families.add(family.name)
-    return sorted(families)
+    return sorted({family.name for grid in grids for family, point in _policy_points(grid)
+                   if not is_cached(getattr(family.policy(point).hooks, "kernel", None))})
 
 
 def provenance(config_yaml: str, seed: int, overrides: Sequence[str]) -> dict[str, str | int]:
