@@ -224,7 +224,7 @@ def _run(args: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
-    from sweep.errors import ConfigError, PoolEmpty, TaskFailed
+    from sweep.errors import ConfigError, PoolEmpty, TaskFailed, WriteFailed
 
     try:
         return _run(list(sys.argv[1:] if argv is None else argv))
@@ -234,6 +234,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TaskFailed as error:
         print(f"sweep: error: a run failed ({error}); finished points are checkpointed",
               file=sys.stderr)
+        return 1
+    except WriteFailed as error:
+        print(f"sweep: error: {error}", file=sys.stderr)
         return 1
     except PoolEmpty as error:
         print(f"sweep: error: {error}; finished points are checkpointed: run the same command "

@@ -16,3 +16,7 @@ class TaskFailed(RuntimeError):
 
 class PoolEmpty(RuntimeError):
     """Every actor is gone and no CPU came back in time (exit 1; finished points are kept)."""
+
+
+class WriteFailed(RuntimeError):
+    """A result file could not be written; the message says where the finished runs were saved (exit 1)."""

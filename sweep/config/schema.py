@@ -214,6 +214,7 @@ class Settings:
     design: Any = None
     record_jobs: bool = False
     output: str | None = None
+    overwrite: bool = False
     grid: dict[str, Any] = field(default_factory=dict)
     progress: bool = True
     plots: bool = True

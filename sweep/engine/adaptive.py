@@ -137,7 +137,7 @@ class _Search:
         key = json.dumps([self.fingerprint, probes])
         checkpoint = Checkpoint(self.folder / f"round-{self.rounds:03d}",
                                 hashlib.sha256(key.encode()).hexdigest(), self.cfg.engine.checkpoint_seconds)
-        records = list(checkpoint.load())
+        records = list(checkpoint.load(len(probes), replications))
         done = {r.key for r in records}
         todo = [t for t in tasks if t.key not in done]
         self.resumed += len(records)

@@ -11,14 +11,27 @@ in a shared folder cannot run anything. A manifest holds the
 sweep's fingerprint; rerunning the same command finds the shards, skips the
 tasks they hold and computes the rest. Once the Dataset is written the folder
 is removed.
+
+The folder holds one sweep (issue 30): a manifest of another sweep is refused
+when the sweep starts and before every shard is written, and each run names its
+shards with its own random prefix, so two runs can never write the same shard.
+A shard that cannot be written (a full disk) keeps its records in memory, to be
+written with the next shard; the runner says where they went if the disk never
+frees (:meth:`Checkpoint.rescue`). Records read back are checked against the
+grid (a point or replication it does not have is one line) and a record saved
+twice counts once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import secrets
 import shutil
+import sys
+import tempfile
 import time
 import zipfile
 from collections.abc import Iterable
@@ -32,13 +45,17 @@ from sweep.engine.records import Column, Record, RecordBatch, concat
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder (removed if the write
+    fails: a full disk is not filled further by what could not be written)."""
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 #: Layout of the shards; a checkpoint of another layout is refused with one line.
@@ -108,41 +125,56 @@ class Checkpoint:
         self.flush_seconds = flush_seconds
         self._unsaved: list[RecordBatch] = []
         self._last_flush = time.monotonic()
+        self._run = secrets.token_hex(4)  # this run's shard prefix: no other run writes its names
         self._next_shard = 0
+        self._write_error: str | None = None
 
-    def load(self) -> RecordBatch:
-        """Records saved by an earlier run of the same sweep (none when there is no checkpoint).
+    @property
+    def manifest(self) -> Path:
+        return self.folder / "manifest.json"
+
+    def load(self, points: int, replications: int) -> RecordBatch:
+        """Records saved by an earlier run of the same sweep (none when there is no checkpoint), each
+        (point, replication) once; ``points`` and ``replications`` are the grid's, to check them against.
 
         A folder left by a *different* sweep is an error rather than silently
         mixed in or deleted: the user chooses.
         """
-        manifest = self.folder / "manifest.json"
-        if not manifest.exists():
+        if not self.manifest.exists():
             return RecordBatch.empty()
-        saved = json.loads(manifest.read_text())
-        if saved["fingerprint"] != self.fingerprint:
-            raise ConfigError(f"{self.folder} holds a checkpoint of a different sweep; "
-                              "remove it or choose another output")
-        if saved.get("format") != FORMAT:
-            raise ConfigError(f"{self.folder} holds a checkpoint in an older layout; remove it to "
-                              "recompute its runs")
+        self._check_manifest()
         records = []
-        shards = sorted(self.folder.glob("shard-*.npz"))
-        for shard in shards:
+        for shard in sorted(self.folder.glob("shard-*.npz")):
             try:
                 records.append(decode_records(shard.read_bytes()))
             except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
                 raise ConfigError(f"{shard} is not a readable checkpoint shard ({error}); "
                                   "remove it to recompute its runs") from None
-        self._next_shard = 1 + max((int(s.stem.split("-")[1]) for s in shards), default=-1)
-        return concat(records)
+            _check_rows(shard, records[-1], points, replications)
+        return _first_of_each(concat(records), replications)
+
+    def _check_manifest(self) -> None:
+        """The folder's manifest must be this sweep's (one line, else)."""
+        try:
+            saved = json.loads(self.manifest.read_text())
+            fingerprint, layout = saved["fingerprint"], saved.get("format")
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ConfigError(f"{self.manifest} is not a checkpoint manifest; remove {self.folder} to "
+                              "recompute its runs") from None
+        if fingerprint != self.fingerprint:
+            raise ConfigError(f"{self.folder} holds a checkpoint of a different sweep; "
+                              "remove it or choose another output")
+        if layout != FORMAT:
+            raise ConfigError(f"{self.folder} holds a checkpoint in an older layout; remove it to "
+                              "recompute its runs")
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        manifest = self.folder / "manifest.json"
-        if not manifest.exists():
+        if self.manifest.exists():
+            self._check_manifest()
+        else:
             described = {"fingerprint": self.fingerprint, "format": FORMAT}
-            atomic_write_bytes(manifest, json.dumps(described).encode())
+            atomic_write_bytes(self.manifest, json.dumps(described).encode())
 
     def add(self, records: RecordBatch | Iterable[Record]) -> None:
         """Queue records; write a shard when ``flush_seconds`` have passed since the last."""
@@ -151,14 +183,57 @@ class Checkpoint:
             self.flush()
 
     def flush(self) -> None:
-        if self._unsaved:
-            shard = self.folder / f"shard-{self._next_shard:06d}.npz"
-            atomic_write_bytes(shard, encode_records(concat(self._unsaved)))
-            self._next_shard += 1
-            self._unsaved = []
+        """Write the queued records as one shard; on a write error keep them queued (said once)."""
         self._last_flush = time.monotonic()
+        if not self._unsaved:
+            return
+        self._check_manifest()
+        shard = self.folder / f"shard-{self._run}-{self._next_shard:06d}.npz"
+        try:
+            atomic_write_bytes(shard, encode_records(concat(self._unsaved)))
+        except OSError as error:
+            if self._write_error is None:
+                print(f"sweep: cannot write the checkpoint in {self.folder} ({error.strerror or error}); "
+                      "the finished runs are kept in memory and written when it can be", file=sys.stderr)
+            self._write_error = str(error)
+            return
+        self._next_shard += 1
+        self._unsaved = []
+        self._write_error = None
+
+    def rescue(self) -> Path | None:
+        """After a failed final write: the records still only in memory, saved as a checkpoint shard
+        beside the output or, if that fails too, under the temporary folder (returned; None when there
+        was nothing to save). A shard put elsewhere resumes once moved into the checkpoint folder."""
+        with contextlib.suppress(ConfigError):  # the folder is gone or holds another sweep's: elsewhere
+            self.flush()
+        if not self._unsaved:
+            return self.folder if any(self.folder.glob("shard-*.npz")) else None
+        fallback = Path(tempfile.gettempdir()) / f"sweep-{self.fingerprint[:16]}.partial"
+        fallback.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(fallback / f"shard-{self._run}-{self._next_shard:06d}.npz",
+                           encode_records(concat(self._unsaved)))
+        return fallback
 
     def remove(self) -> None:
         """The sweep is written: drop the folder and whatever was not saved yet."""
         self._unsaved = []
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _check_rows(shard: Path, records: RecordBatch, points: int, replications: int) -> None:
+    """Every record of a shard names a point and a replication of this grid."""
+    bad = (records.index < 0) | (records.index >= points) | (records.replication < 0) | \
+        (records.replication >= replications)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ConfigError(f"{shard} holds a run (point {records.index[row]}, replication "
+                          f"{records.replication[row]}) that this sweep of {points} points x {replications} "
+                          "replications does not have; remove it to recompute its runs")
+
+
+def _first_of_each(records: RecordBatch, replications: int) -> RecordBatch:
+    """The records with each (point, replication) once: a shard saved twice counts once."""
+    keys = records.index * replications + records.replication
+    _, first = np.unique(keys, return_index=True)
+    return records if len(first) == len(records) else records.take(np.sort(first))

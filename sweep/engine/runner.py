@@ -24,23 +24,25 @@ from omegaconf import DictConfig, OmegaConf
 
 from sweep._numba import is_cached
 from sweep._version import __version__
-from sweep.config.compose import compose, plain, validate_settings
+from sweep.config.compose import ConfigError, compose, plain, validate_settings
 from sweep.config.grid import Grid, expand
 from sweep.engine.adaptive import run_saturation
 from sweep.engine.backends import choose_backend, make_backend
 from sweep.engine.checkpoint import Checkpoint
 from sweep.engine.dataset import ResultArrays, write_atomic
+from sweep.engine.output import OutputLock, claim_output
 from sweep.engine.progress import Progress
 from sweep.engine.records import RecordBatch
 from sweep.engine.summary import grid_table, point_table, summary_line
 from sweep.engine.tasks import Task, TaskList, batch_size, batches
+from sweep.errors import WriteFailed
 from sweep.families import Family, Point, family_of
 
 #: Draws an experiment's figures: ``draw(dataset, experiment, folder)`` -> the files written.
 DrawFigures = Callable[[xr.Dataset, str | None, Path], list[Path]]
 
 #: Options that change how a sweep runs, not what it computes: left out of the fingerprint.
-_EXECUTION_KEYS = ("engine", "output", "progress", "plots")
+_EXECUTION_KEYS = ("engine", "output", "overwrite", "progress", "plots")
 
 
 def resolved_yaml(cfg: DictConfig) -> str:
@@ -88,6 +90,7 @@ class PreparedSweep:
     checkpoint: Checkpoint
     done: RecordBatch
     tasks: Sequence[Task]
+    lock: OutputLock
 
     @property
     def runs(self) -> int:
@@ -110,17 +113,24 @@ class FinishedSweep:
 
 
 def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "") -> PreparedSweep:
-    """Validate ``cfg``, expand its design, read its checkpoint: the tasks still to run."""
+    """Validate ``cfg``, expand its design, claim its output (:mod:`sweep.engine.output`), read its
+    checkpoint: the tasks still to run."""
     validate_settings(cfg)
     grid = expand(cfg, overrides)
     config_yaml = resolved_yaml(cfg)
     output = output_path(cfg)
-    checkpoint = Checkpoint(output, hashlib.sha256(config_yaml.encode()).hexdigest(),
-                            cfg.engine.checkpoint_seconds)
-    done = checkpoint.load()
+    lock = claim_output(output, config_yaml, bool(cfg.overwrite))
+    try:
+        checkpoint = Checkpoint(output, hashlib.sha256(config_yaml.encode()).hexdigest(),
+                                cfg.engine.checkpoint_seconds)
+        done = checkpoint.load(grid.size, int(cfg.replications))
+    except BaseException:
+        lock.release()
+        raise
     numbers = done.index * int(cfg.replications) + done.replication
     tasks = make_tasks(grid, cfg.replications, cfg.seed, numbers, int(cfg.first_replication))
-    return PreparedSweep(label, cfg, list(overrides), grid, config_yaml, output, checkpoint, done, tasks)
+    return PreparedSweep(label, cfg, list(overrides), grid, config_yaml, output, checkpoint, done, tasks,
+                         lock)
 
 
 def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
@@ -137,8 +147,12 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
     if cfg.saturation.search:
         validate_settings(cfg)
         config_yaml, output = resolved_yaml(cfg), output_path(cfg)
-        dataset = run_saturation(cfg, overrides, config_yaml, output,
-                                 provenance(config_yaml, int(cfg.seed), overrides))
+        lock = claim_output(output, config_yaml, bool(cfg.overwrite))
+        try:
+            dataset = run_saturation(cfg, overrides, config_yaml, output,
+                                     provenance(config_yaml, int(cfg.seed), overrides))
+        finally:
+            lock.release()
         _figures(cfg, dataset, output, draw)
         return dataset, output
     [finished] = run_many([prepare(cfg, overrides)], draw, verbose)
@@ -157,10 +171,14 @@ def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None,
     failure later costs none of the sweeps already finished.
     """
     started = time.perf_counter()
-    runner = _ManySweeps(sweeps, draw, verbose)
-    finished = {i: runner.finish(i, started) for i, s in enumerate(sweeps) if not s.tasks}
-    if runner.unique:
-        finished |= runner.execute(started)
+    try:
+        runner = _ManySweeps(sweeps, draw, verbose)
+        finished = {i: runner.finish(i, started) for i, s in enumerate(sweeps) if not s.tasks}
+        if runner.unique:
+            finished |= runner.execute(started)
+    finally:  # a failed or interrupted run lets a rerun, in this process or another, take the outputs
+        for prepared in sweeps:
+            prepared.lock.release()
     return [finished[i] for i in range(len(sweeps))]
 
 
@@ -181,6 +199,10 @@ class _ManySweeps:
     def __init__(self, sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None,
                  verbose: bool = True) -> None:
         self.draw, self.verbose = draw, verbose
+        outputs = [s.output for s in sweeps]
+        if shared := next((o for n, o in enumerate(outputs) if o in outputs[:n]), None):
+            raise ConfigError(f"output={shared} is named by two sweeps of one run; one output holds one "
+                              "sweep")
         self.sweeps = [dataclasses.replace(s, tasks=_with_sweep(s.tasks, i)) for i, s in enumerate(sweeps)]
         self.results = [ResultArrays(s.grid, _families(s.grid), s.cfg.replications, s.cfg.first_replication)
                         for s in self.sweeps]
@@ -280,13 +302,32 @@ class _ManySweeps:
         prepared = self.sweeps[i]
         cfg = prepared.cfg
         dataset = self.results[i].dataset(provenance(prepared.config_yaml, int(cfg.seed), prepared.overrides))
-        write_atomic(dataset, prepared.output)
+        _write_or_rescue(dataset, prepared)
         prepared.checkpoint.remove()
+        prepared.lock.release()
         figures = _figures(cfg, dataset, prepared.output, self.draw)
         if self.verbose:
             _say_finished(prepared, dataset, figures, time.perf_counter() - started)
         return FinishedSweep(prepared.label, dataset, prepared.output, self.compute_seconds[i], figures,
                              self.longest_tasks(i))
+
+
+def _write_or_rescue(dataset: xr.Dataset, prepared: PreparedSweep) -> None:
+    """Write the result file; if that fails (a full disk, a folder made read-only), save the records
+    still in memory and say in one line where they are (:class:`WriteFailed`)."""
+    try:
+        write_atomic(dataset, prepared.output)
+    except OSError as error:
+        try:
+            saved = prepared.checkpoint.rescue()
+        except OSError:
+            saved = None
+        where = ("nothing was saved: the runs must be computed again" if saved is None else
+                 f"the finished runs are saved in {saved}" + (
+                     "" if saved == prepared.checkpoint.folder else
+                     f"; move its shards into {prepared.checkpoint.folder}") +
+                 " and run the same command again to resume")
+        raise WriteFailed(f"cannot write {prepared.output} ({error.strerror or error}); {where}") from error
 
 
 def _say_finished(prepared: PreparedSweep, dataset: xr.Dataset, figures: list[Path], seconds: float) -> None:

@@ -46,7 +46,7 @@ def _overrides(calibration, preset: str, data: Path, args: argparse.Namespace) -
     engine += [f"engine.address={args.address}"] if args.address else []
     return [f"experiment={preset}", *calibration.overrides, *design,
             f"replications={calibration.replications}", *engine, f"progress={str(args.progress).lower()}",
-            "plots=false",
+            "plots=false", "overwrite=true",
             f"output={data / f'{preset}@{calibration.name}.nc'}"]
 
 

@@ -91,7 +91,7 @@ def _overrides(name: str, quick: Sequence[str], data: Path, args: argparse.Names
     if args.address:
         engine.append(f"engine.address={args.address}")
     return [f"experiment={name}", *quick, *engine, f"progress={str(args.progress).lower()}", "plots=false",
-            f"output={data / f'{name}.nc'}"]
+            "overwrite=true", f"output={data / f'{name}.nc'}"]
 
 
 def _reusable(output: Path, config_yaml: str):

@@ -54,7 +54,7 @@ def test_a_shard_holds_no_pickle(tmp_path):
     (shard,) = checkpoint.folder.glob("shard-*.npz")
     with np.load(shard, allow_pickle=False) as archive:
         assert all(archive[name].dtype != object for name in archive.files)
-    assert len(Checkpoint(tmp_path / "out.nc", "fingerprint", 0.0).load()) == 1
+    assert len(Checkpoint(tmp_path / "out.nc", "fingerprint", 0.0).load(1, 1)) == 1
 
 
 def test_a_damaged_shard_is_one_line(tmp_path):
@@ -62,4 +62,4 @@ def test_a_damaged_shard_is_one_line(tmp_path):
     checkpoint.start()
     (checkpoint.folder / "shard-000000.npz").write_bytes(b"not an archive")
     with pytest.raises(ConfigError, match="not a readable checkpoint shard"):
-        Checkpoint(tmp_path / "out.nc", "fingerprint", 0.0).load()
+        Checkpoint(tmp_path / "out.nc", "fingerprint", 0.0).load(1, 1)
