@@ -24,7 +24,10 @@ cheaply.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
+import itertools
+import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -167,12 +170,19 @@ def split_overrides(overrides: Sequence[str]) -> tuple[list[str], dict[str, list
                 parsed = parser.parse_override(override.replace("/", "."))
             except HydraException as error:
                 raise ConfigError(f"cannot read {override!r}: {_first_line(error)}") from None
-            values = list(parsed.sweep_iterator()) if parsed.is_sweep_override() else parsed.value()
+            values = (list(itertools.islice(parsed.sweep_iterator(), MAX_AXIS_VALUES + 1))
+                      if parsed.is_sweep_override() else parsed.value())
         if not isinstance(values, list) or not values:
             raise ConfigError(f"{key} must be a non-empty list like [v1,v2], got {value!r}")
+        if len(values) > MAX_AXIS_VALUES:
+            raise ConfigError(f"{key}={value} has more than {MAX_AXIS_VALUES:,} values, the most one axis "
+                              "may have")
         grid[axis] = values
     return ordinary, grid
 
+
+#: The most values one grid axis may have (composing 10,000 takes seconds; a million, hours).
+MAX_AXIS_VALUES = 10_000
 
 _PLAIN_ITEM = re.compile(r"^[\w.+-]+$")
 
@@ -198,6 +208,7 @@ def _plain_list(value: str) -> list[Any] | None:
 
 def _hydra_compose(overrides: Sequence[str]) -> DictConfig:
     """Hydra's compose of ``config.yaml`` (schemas registered); its errors become ConfigError."""
+    import yaml
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
     from hydra.errors import HydraException
@@ -208,7 +219,11 @@ def _hydra_compose(overrides: Sequence[str]) -> DictConfig:
         with initialize_config_dir(config_dir=str(conf_dir()), version_base=None):
             cfg = hydra_compose("config", overrides=[*overrides, *search_path_override()],
                                 return_hydra_config=True)
-    except (HydraException, OmegaConfBaseException, ValueError) as error:
+    except yaml.MarkedYAMLError as error:  # a user's config file Hydra's YAML loader refuses
+        mark = error.problem_mark
+        where = f"{mark.name}:{mark.line + 1}: " if mark is not None else ""
+        raise ConfigError(f"{where}{error.problem or _first_line(error)}") from None
+    except (HydraException, OmegaConfBaseException, ValueError, yaml.YAMLError) as error:
         raise ConfigError(schema.explain(error) or _first_line(error)) from None
     deleted = [key for key in schema.ROOT_KEYS if key not in cfg]
     if deleted:
@@ -403,11 +418,13 @@ def validate_settings(cfg: DictConfig) -> None:
     in the wording of :mod:`sweep.families._params` (:func:`schema.check_settings`).
     """
     settings = plain(cfg)
+    _check_known_keys(settings)
     try:
         schema.check_settings(settings)
         StopRule(**settings["stop"])  # the stop rule checks its own ci_target and control_variate
     except ValueError as error:
         raise ConfigError(str(error)) from None
+    check_load(settings["load"])
     output = settings["output"]
     if output is not None and not output.endswith(".nc"):
         raise ConfigError(f"output must be a path ending in .nc, got {output!r}")
@@ -418,12 +435,29 @@ def validate_settings(cfg: DictConfig) -> None:
                           "(engine.backend=ray or auto to use the cluster)")
 
 
+def _check_known_keys(settings: Mapping[str, Any]) -> None:
+    """Keys added with ``+key=value`` that sweep does not read are an error, not silently stored."""
+    sections = (("", schema.Settings), ("stop", schema.StopSettings), ("engine", schema.EngineSettings),
+                ("saturation", schema.SaturationSettings))
+    for section, cls in sections:
+        known = {f.name for f in dataclasses.fields(cls)}
+        values = settings.get(section, {}) if section else settings
+        if unknown := sorted(set(values) - known):
+            key = f"{section}.{unknown[0]}" if section else unknown[0]
+            raise ConfigError(f"unknown option {key}; allowed: {', '.join(sorted(known))}")
+
+
+#: Loads are kept to 10 decimals (labels, grid values): a smaller load would be 0.
+SMALLEST_LOAD = 1e-10
+
+
 def check_load(value: Any) -> float:
-    """An offered load: a number > 0 (>= 1 is allowed; its points come back saturated)."""
+    """An offered load: a finite number >= :data:`SMALLEST_LOAD` (>= 1 is allowed; its points come
+    back saturated)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ConfigError(f"load must be a number > 0, got {value!r}")
-    if not value > 0:
-        raise ConfigError(f"load must be > 0, got {value!r}")
+    if not SMALLEST_LOAD <= value < math.inf:
+        raise ConfigError(f"load must be a finite number >= {SMALLEST_LOAD:g}, got {value!r}")
     return round(float(value), 10)
 
 

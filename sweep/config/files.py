@@ -34,22 +34,29 @@ def config_dirs() -> tuple[Path, ...]:
 
 def _search_path_dirs(entries: Sequence[str]) -> tuple[Path, ...]:
     """Folders of ``hydra.searchpath`` entries (``file://dir``, ``pkg://module.path``, or a path)."""
-    import importlib.resources
-
     folders = []
     for entry in entries:
-        if entry.startswith("pkg://"):
-            module = entry.removeprefix("pkg://").replace("/", ".")
-            try:
-                folder = Path(str(importlib.resources.files(module)))
-            except ModuleNotFoundError:
-                raise ConfigError(f"hydra.searchpath: no package {module!r}") from None
-        else:
-            folder = Path(entry.removeprefix("file://")).expanduser()
+        folder = _package_folder(entry) if entry.startswith("pkg://") else \
+            Path(entry.removeprefix("file://")).expanduser()
         if not folder.is_dir():
             raise ConfigError(f"hydra.searchpath: {entry!r} is not a folder")
         folders.append(folder.resolve())
     return tuple(folders)
+
+
+def _package_folder(entry: str) -> Path:
+    """The folder of ``pkg://package/sub/folder``, found without importing (running) the package: only
+    an installed package's folder that holds YAML configs may be searched (issue 30 §2)."""
+    import importlib.util
+
+    top, *inner = entry.removeprefix("pkg://").replace(".", "/").strip("/").split("/")
+    spec = importlib.util.find_spec(top) if top.isidentifier() else None
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(f"hydra.searchpath: {entry!r}: {top!r} is not an installed package")
+    folder = Path(next(iter(spec.submodule_search_locations)), *inner)
+    if not folder.is_dir() or not any(folder.rglob("*.yaml")):
+        raise ConfigError(f"hydra.searchpath: {entry!r} is not a package folder holding YAML configs")
+    return folder
 
 
 def split_search_path(overrides: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -311,7 +311,7 @@ def _check_axis_keys(axes: Sequence[Axis], base: Mapping[str, Any],
 def _sample_design(section: Mapping[str, Any]) -> tuple[str, Any, dict[str, tuple[float, float]]]:
     try:
         return read_options(section)
-    except DesignError as error:
+    except (DesignError, ValueError) as error:
         raise ConfigError(str(error)) from None
 
 
@@ -363,6 +363,7 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     design = _draw_design(cfg, axes, base, sections, name, options, ranges) if ranges else None
     if design is not None:
         axes = (*axes, Axis(SAMPLE_DIM, SAMPLE_DIM, tuple(range(len(design)))))
+    _check_size(axes, int(base["replications"]))
     # group options first (outer groups before nested ones), then the keys set inside them
     order = tuple(sorted(range(len(axes)),
                          key=lambda i: (axes[i].key not in sections, axes[i].key.count("."))))
@@ -385,6 +386,22 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
                           f"values would label identical runs; set workload.rescale_load=true to scale "
                           f"the trace to each load, or leave load out of the {option.split('.')[0]}")
     return dataclasses.replace(grid, load_applied=ignored < grid.size)
+
+
+#: The largest sweep one output holds: its points, and its runs (points x replications), each a record
+#: in memory and a slot of every variable.
+MAX_POINTS, MAX_RUNS = 10**6, 10**8
+
+
+def _check_size(axes: Sequence[Axis], replications: int) -> None:
+    """A sweep larger than :data:`MAX_POINTS` points or :data:`MAX_RUNS` runs is refused with its size,
+    before any point is made."""
+    points = math.prod(len(a.values) for a in axes)
+    if points > MAX_POINTS or points * replications > MAX_RUNS:
+        raise ConfigError(f"the sweep has {points:,} point{'s' if points > 1 else ''} x {replications:,} "
+                          f"replication{'s' if replications > 1 else ''} = "
+                          f"{points * replications:,} runs; one output holds at most {MAX_POINTS:,} points "
+                          f"and {MAX_RUNS:,} runs: split it into several sweeps")
 
 
 def _make_point(grid: Grid, position: Sequence[int]) -> Point:

@@ -205,8 +205,12 @@ class RayBackend:
 def _start_ray(ray, workers: int | None, address: str | None, verbose: bool) -> None:
     """``ray.init`` for a local Ray (``address`` empty) or a cluster; one-line errors.
 
-    A local Ray started here has no other user: its token-authentication notice
-    is silenced (``RAY_AUTH_MODE=disabled`` unless the user set it). A cluster
+    A local Ray started here keeps Ray's token authentication on (Ray's default for
+    a new local cluster: a token in ``~/.ray/auth_token``, made once), because
+    Ray 2.60 binds its servers to every interface with no option to bind them to
+    loopback alone: without the token no one who reaches the ports can run code
+    on it. Only Ray's notice that authentication is on is silenced;
+    ``RAY_AUTH_MODE=disabled`` set by the user (the tests do) turns it off. A cluster
     address that does not answer within :data:`CONNECT_TIMEOUT` seconds, or
     ``auto`` with no cluster running, is a :class:`ConfigError`.
     """
@@ -218,7 +222,7 @@ def _start_ray(ray, workers: int | None, address: str | None, verbose: bool) -> 
         if verbose:
             print(f"sweep: joining the Ray cluster at {address}...", file=sys.stderr)
     else:
-        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+        logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
         if verbose:
             print(f"sweep: starting a local Ray ({workers or os.cpu_count()} workers)...", file=sys.stderr)
     warnings.filterwarnings("ignore", message="Ray Client connection timed out")  # said in our line

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import platform
 import shlex
@@ -17,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import xarray as xr
@@ -30,7 +32,7 @@ from sweep.engine.adaptive import run_saturation
 from sweep.engine.backends import choose_backend, make_backend
 from sweep.engine.checkpoint import Checkpoint
 from sweep.engine.dataset import ResultArrays, write_atomic
-from sweep.engine.output import OutputLock, claim_output
+from sweep.engine.output import OutputLock, claim_output, lock_path
 from sweep.engine.progress import Progress
 from sweep.engine.records import RecordBatch
 from sweep.engine.summary import grid_table, point_table, summary_line
@@ -46,8 +48,10 @@ _EXECUTION_KEYS = ("engine", "output", "overwrite", "progress", "plots")
 
 
 def resolved_yaml(cfg: DictConfig) -> str:
-    """The config that determines the results, as YAML (stored in the Dataset)."""
-    settings = plain(cfg)
+    """The config that determines the results, as YAML (stored in the Dataset). A value given as an
+    environment variable (``${oc.env:NAME}``) is stored as written, not as its value: a result file
+    holds no secret of the shell that made it, and its config still replays where NAME is set."""
+    settings = _keep_environment_references(plain(cfg), OmegaConf.to_container(cfg, resolve=False))
     for key in _EXECUTION_KEYS:
         settings.pop(key, None)
     if settings.get("design", {}).get("name") == "grid":
@@ -57,9 +61,27 @@ def resolved_yaml(cfg: DictConfig) -> str:
     return OmegaConf.to_yaml(OmegaConf.create(settings))
 
 
+def _keep_environment_references(settings: Any, written: Any) -> Any:
+    """``settings`` with every value that ``written`` (the same config unresolved) gives as
+    ``${oc.env:...}`` put back as written."""
+    if isinstance(written, str) and "${oc.env:" in written:
+        return written
+    if isinstance(settings, dict) and isinstance(written, dict):
+        return {key: _keep_environment_references(value, written.get(key)) for key, value in settings.items()}
+    if isinstance(settings, list) and isinstance(written, list) and len(settings) == len(written):
+        return [_keep_environment_references(v, w) for v, w in zip(settings, written, strict=True)]
+    return settings
+
+
 def output_path(cfg: DictConfig) -> Path:
-    """``output`` if given, else ``results.nc`` in Hydra's run directory (docs/design.md §5)."""
-    return Path(cfg.output if cfg.output else Path(cfg.hydra.run.dir) / "results.nc").absolute()
+    """``output`` if given, else ``results.nc`` in Hydra's run directory (docs/design.md §5), or
+    ``results-2.nc``, ``results-3.nc``, ... there when another sweep started in the same second holds
+    that name (a name sweep chose is never refused nor replaced)."""
+    if cfg.output:
+        return Path(cfg.output).absolute()
+    folder = Path(cfg.hydra.run.dir).absolute()
+    names = (folder / f"results{f'-{n}' if n > 1 else ''}.nc" for n in itertools.count(1))
+    return next(path for path in names if not path.exists() and not lock_path(path).exists())
 
 
 def make_tasks(grid: Grid, replications: int, seed: int, done: np.ndarray | None = None,

@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import functools
 import gzip
+import io
 import os
 import re
+import stat as stat_module
 import zlib
 from dataclasses import dataclass
 from typing import NoReturn
@@ -120,6 +122,10 @@ class SWFTrace:
         return self.header.get("TimeZoneString")
 
 
+#: The largest trace read (plain, or once unzipped): the archive's largest logs are tens of MiB.
+MAX_TRACE_BYTES = 2**30
+
+
 def read_swf(path: str | os.PathLike) -> SWFTrace:
     """Read an SWF trace (plain or gzip), cached by (path, mtime, size).
 
@@ -133,6 +139,11 @@ def read_swf(path: str | os.PathLike) -> SWFTrace:
         raise SWFFileNotFoundError(f"{absolute}: no such SWF trace file") from None
     except OSError as error:
         raise SWFError(f"{absolute}: cannot read: {error.strerror}") from None
+    if not stat_module.S_ISREG(stat.st_mode):
+        raise SWFError(f"{absolute}: not a regular file (a trace is read whole; a device or pipe is not)")
+    if stat.st_size > MAX_TRACE_BYTES:
+        raise SWFError(f"{absolute}: {stat.st_size / 2**20:.0f} MiB, over the {MAX_TRACE_BYTES >> 20} MiB "
+                       "a trace may have")
     return _read_swf_cached(absolute, stat.st_mtime_ns, stat.st_size)
 
 
@@ -169,7 +180,11 @@ def _read_text(path: str) -> str:
         with open(path, "rb") as file:
             raw = file.read()
         if raw.startswith(_GZIP_MAGIC):
-            raw = gzip.decompress(raw)
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as unzipped:
+                raw = unzipped.read(MAX_TRACE_BYTES + 1)
+            if len(raw) > MAX_TRACE_BYTES:
+                raise SWFError(f"{path}: over {MAX_TRACE_BYTES >> 20} MiB once unzipped, the most a "
+                               "trace may have")
     except (OSError, EOFError, zlib.error) as error:
         raise SWFError(f"{path}: cannot read: {error}") from None
     return raw.decode("utf-8", errors="replace")
@@ -219,11 +234,14 @@ def _parse_jobs(path: str, lines: list[str], data_line_numbers: list[int]) -> np
 
 
 _INTEGER_COLUMNS = np.array([dtype is np.int64 for _, dtype in SWF_FIELDS])
+#: The largest integer field read exactly (a float64 holds integers exactly up to 2**53).
+_LARGEST_INTEGER = 2**53
 
 
 def _values_valid(table: np.ndarray) -> bool:
     integers = table[:, _INTEGER_COLUMNS]
-    return bool(np.isfinite(table).all() and (integers == np.round(integers)).all())
+    return bool(np.isfinite(table).all() and (integers == np.round(integers)).all()
+                and (np.abs(integers) <= _LARGEST_INTEGER).all())
 
 
 def _raise_first_error(path: str, data_lines: list[str], data_line_numbers: list[int]) -> NoReturn:
@@ -242,4 +260,6 @@ def _raise_first_error(path: str, data_lines: list[str], data_line_numbers: list
                 raise SWFError(f"{where} is not finite: {token!r}")
             if dtype is np.int64 and value != round(value):
                 raise SWFError(f"{where} must be an integer: {token!r}")
+            if dtype is np.int64 and abs(value) > _LARGEST_INTEGER:
+                raise SWFError(f"{where} is too large: {token!r} (at most 2**53)")
     raise SWFError(f"{path}: cannot parse the job lines")

@@ -170,3 +170,74 @@ def test_a_policy_on_another_familys_machine_names_the_mismatch(error_line, args
 def test_a_load_axis_over_a_trace_replayed_as_it_is_is_refused(error_line):
     line = error_line([*FAST, "policy=easy", "workload=kth", "grid.load=[0.5,0.7]", "output=unused.nc"])
     assert "the load is not applied" in line and "workload.rescale_load=true" in line
+
+
+RIGID = [*FAST, "policy=easy", "workload=kth", "system.processors=8"]
+JOB = "1 0 0 100 4 -1 -1 {procs} 200 -1 1 1 1 1 1 1 -1 -1\n"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("", "the trace has no job to run on 8 processors (it holds no jobs)"),
+    ("; MaxProcs: 8\n; UnixStartTime: 0\n", "(it holds no jobs)"),
+    (JOB.format(procs=16), "(dropped: 1 too many processors)"),
+    (JOB.format(procs="99999999999999999999999"), "field requested_procs is too large"),
+])
+def test_a_trace_without_a_job_to_run_is_one_line(error_line, tmp_path, text, expected):
+    """Issue 30: an empty or header-only SWF ran to exit 0 with every variable NaN, and a requested
+    processor count beyond 64 bits became INT64_MIN with only numpy's warning."""
+    trace = tmp_path / "t.swf"
+    trace.write_text(text)
+    assert expected in error_line([*RIGID, f"workload.path={trace}"])
+
+
+def test_a_trace_that_is_not_a_regular_file_is_refused_not_read_forever(error_line):
+    assert "not a regular file" in error_line([*RIGID, "workload.path=/dev/zero"])
+
+
+@pytest.mark.parametrize("gap", ["nan", "inf"])
+def test_priority_gap_must_be_finite(error_line, gap):
+    """NaN is the slack code's own marker of a job without priority: as a gap it changed the results."""
+    assert "workload.priority_gap must be a finite number" in error_line(
+        [*RIGID, "workload.priority_every=5", f"workload.priority_gap={gap}"])
+
+
+@pytest.mark.parametrize(("entry", "expected"), [("pkg://planted", "is not a package folder holding YAML"),
+                                                 ("pkg://planted/inner", "is not a package folder"),
+                                                 ("pkg://json", "is not a package folder holding YAML"),
+                                                 ("pkg://os", "'os' is not an installed package")])
+def test_a_search_path_package_is_found_without_running_it(error_line, tmp_path, monkeypatch, entry,
+                                                            expected):
+    """Issue 30 §2: ``hydra.searchpath=[pkg://module]`` imported any installed module before failing."""
+    package = tmp_path / "planted"
+    package.mkdir()
+    marker = tmp_path / "ran"
+    (package / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert expected in error_line([*FAST, f"hydra.searchpath=[{entry}]"])
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["load=1e-300"], "load must be a finite number >= 1e-10, got 1e-300"),
+    (["grid.load=[0.5,inf]"], "load must be a finite number >= 1e-10, got inf"),
+    (["+stop.bogus=1"], "unknown option stop.bogus; allowed: ci_target"),
+    (["+foo=1"], "unknown option foo; allowed: design"),
+    (["+engine.speed=2"], "unknown option engine.speed"),
+    (["seed=18446744073709551616"], "seed must be an integer in [0, 9223372036854775807]"),
+    (["design=lhs", "design.samples=0", "+design.params.load=[0.1,0.9]"],
+     "design.samples must be an integer >= 1"),
+    (["replications=1000000000000"], "= 1,000,000,000,000 runs; one output holds at most"),
+    (["grid.load=range(0.0001,1,0.000001)"], "has more than 10,000 values"),
+    (["grid.seed=range(0,2000)", "grid.system.hosts=range(1,1000)"], "the sweep has 1,998,000 points"),
+])
+def test_bad_values_that_were_tracebacks_or_hangs_are_one_line(error_line, args, expected):
+    """Issue 30 §3-4: each of these was a traceback, a silently stored key, or minutes of silence."""
+    assert expected in error_line([*FAST, *args])
+
+
+def test_a_yaml_tag_in_a_users_config_is_one_line_naming_the_file(error_line, tmp_path):
+    experiments = tmp_path / "experiment"
+    experiments.mkdir()
+    (experiments / "tagged.yaml").write_text("# @package _global_\npolicy: !!python/name:os.system\n")
+    line = error_line([*FAST, "--config-dir", str(tmp_path), "experiment=tagged"])
+    assert "tagged.yaml:2: could not determine a constructor" in line

@@ -229,3 +229,29 @@ def test_the_lock_file_is_gone_after_a_sweep(tmp_path):
     _sweep(tmp_path / "out.nc")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.nc"]
     assert np.isfinite(xr.load_dataset(tmp_path / "out.nc")["mean_response"]).all()
+
+
+def test_a_value_from_the_environment_is_stored_as_written_not_as_its_value(tmp_path, monkeypatch):
+    """Issue 30 §2: ``${oc.env:NAME}`` was resolved into the file's config attribute."""
+    folder = tmp_path / "s3cr3t-folder"
+    folder.mkdir()
+    trace = Path(sweep.__file__).parent / "data/traces/KTH-SP2-1996-2.1-cln.swf.gz"
+    shutil.copy(trace, folder / "kth.swf.gz")
+    monkeypatch.setenv("TRACES", str(folder))
+    output = tmp_path / "out.nc"
+    dataset = sweep.run(["policy=easy", "workload=kth", "workload.path=${oc.env:TRACES}/kth.swf.gz",
+                         "replications=1", "engine.backend=serial", "progress=false", f"output={output}"])
+    assert "path: ${oc.env:TRACES}/kth.swf.gz" in dataset.attrs["config"]
+    assert b"s3cr3t" not in output.read_bytes()
+    assert dataset["mean_wait"].notnull().all()
+
+
+def test_sweeps_without_an_output_in_one_second_get_their_own_files(tmp_path):
+    """The default output is named by the second a sweep starts; a second sweep in that second
+    (the tests do it) takes the next free name rather than being refused or replacing the first."""
+    run_dir = f"hydra.run.dir={tmp_path}"
+    first = sweep.run([*SMALL, run_dir])
+    second = sweep.run([*SMALL, run_dir, "seed=1"])
+    assert sorted(p.name for p in tmp_path.glob("*.nc")) == ["results-2.nc", "results.nc"]
+    assert xr.load_dataset(tmp_path / "results.nc").attrs["seed"] == first.attrs["seed"] == 20000
+    assert xr.load_dataset(tmp_path / "results-2.nc").attrs["seed"] == second.attrs["seed"] == 1

@@ -131,6 +131,8 @@ def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
     for name, every in (("priority_every", priority_every), ("quota_every", quota_every)):
         if every < 0:
             raise ValueError(f"workload.{name} must be >= 0, got {every}")
+    if not np.isfinite(priority_gap):  # NaN is the slack code's marker of a job without priority
+        raise ValueError(f"workload.priority_gap must be a finite number, got {priority_gap}")
     if submit_jitter < 0 or submit_jitter != int(submit_jitter):
         raise ValueError(f"workload.submit_jitter must be a whole number of seconds >= 0, "
                          f"got {submit_jitter!r}")
@@ -156,6 +158,10 @@ def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
         dropped[reason] = int(np.count_nonzero(bad & keep))
         keep &= ~bad
 
+    if not keep.any():
+        kept = ", ".join(f"{n} {reason.replace('_', ' ')}" for reason, n in dropped.items() if n)
+        raise ValueError(f"workload.path: the trace has no job to run on {processors} processors"
+                         + (f" (dropped: {kept})" if kept else " (it holds no jobs)"))
     order = np.flatnonzero(keep)
     order = order[np.argsort(submit[order], kind="stable")]  # trace order among equal submits
     submit, run, req, procs = submit[order], run[order], req[order], procs[order]
