@@ -40,21 +40,30 @@ def _load_studies() -> None:
             importlib.import_module(f"{package.__name__}.{module.name}")
 
 
-def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path,
+def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path, stem: str | None = None,
                   suffixes: tuple[str, ...] = (".png", ".pdf")) -> list[Path]:
     """Draw the experiment's figures and save each in ``folder`` in every format of ``suffixes``
-    (PNG and PDF unless told); [] if it has none."""
+    (PNG and PDF unless told). An experiment without a paper figure, given ``stem`` (the result
+    file's name without ``.nc``), gets the default figure instead, ``<stem>.png``
+    (:mod:`sweep.analysis.overview`); [] when there is neither."""
     _load_studies()
     draw = FIGURES.get(experiment or "")
-    if draw is None:
+    if draw is None and stem is None:
         return []
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if draw is None:
+        from sweep.analysis.overview import overview_figure
+
+        default = overview_figure(dataset)
+        figures, suffixes = ({stem: default} if default is not None else {}), (".png",)
+    else:
+        figures = draw(dataset)
     written = []
-    for name, fig in draw(dataset).items():
+    for name, fig in figures.items():
         for suffix in suffixes:
             path = folder / f"{name}{suffix}"
             fig.savefig(path, dpi=150, bbox_inches="tight")

@@ -6,6 +6,7 @@ config group and its options from here alone.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -79,6 +80,46 @@ def use_search_path(searchpath: Sequence[str]) -> None:
         value = override.partition("=")[2]
         entries += [item.strip().strip("'\"") for item in value.strip("[]").split(",") if item.strip()]
     _user_dirs = _search_path_dirs(entries)
+    for folder in _user_dirs:
+        for path in sorted(folder.rglob("*.yaml")):
+            _check_expanded_size(path, path.stat().st_mtime_ns)
+
+
+#: The most values a user's YAML file may expand to once its aliases (``*name``) are copied out, as
+#: Hydra does: a few aliases of aliases (an "anchor bomb") expand to billions.
+MAX_EXPANDED_NODES = 1_000_000
+
+
+@functools.lru_cache(maxsize=256)
+def _check_expanded_size(path: Path, mtime_ns: int) -> None:
+    """Refuse a user's config file whose aliases expand beyond :data:`MAX_EXPANDED_NODES` values
+    (counted on the parsed node graph, each shared node once: linear in the file's size);
+    ``mtime_ns`` only keys the cache."""
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            root = yaml.compose(handle, Loader=yaml.SafeLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return  # Hydra reports what it cannot read, with its own words
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a config") from None
+    sizes: dict[int, int] = {}
+
+    def size(node: yaml.Node) -> int:
+        if id(node) not in sizes:
+            sizes[id(node)] = 0  # a recursive alias counts once
+            children = node.value if isinstance(node.value, list) else []
+            pairs = [part for child in children for part in (child if isinstance(child, tuple) else (child,))]
+            sizes[id(node)] = min(MAX_EXPANDED_NODES + 1, 1 + sum(size(child) for child in pairs))
+        return sizes[id(node)]
+
+    try:
+        expanded = 0 if root is None else size(root)
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a config") from None
+    if expanded > MAX_EXPANDED_NODES:
+        raise ConfigError(f"{path}: its aliases (*name) expand to more than {MAX_EXPANDED_NODES:,} values")
 
 
 def search_path_override() -> list[str]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import logging
 import math
 import os
+import signal
 import sys
+import threading
 import time
 import warnings
 from collections import deque
@@ -85,6 +87,7 @@ class RayBackend:
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
             _start_ray(ray, workers, address, verbose)
+        self._sigterm = _sigterm_as_interrupt()
         self._limit = workers
         self._verbose = verbose
         self.workers = self._capacity()
@@ -194,12 +197,23 @@ class RayBackend:
 
     def close(self) -> None:
         """Stop the actors and the Ray we started; keep them warm in a Ray we were given."""
+        if self._sigterm is not None:
+            signal.signal(signal.SIGTERM, self._sigterm)
         if self._owns_ray:
             self._ray.shutdown()
         elif self._ray.is_initialized():
             for actor, _ in self._starting.values():
                 self._ray.kill(actor)
             _WARM_POOL[self._job] = self.actors
+
+
+def _sigterm_as_interrupt() -> signal.Handlers | None:
+    """While the pool runs, SIGTERM stops the sweep as Ctrl-C does (shards flushed, one line, a rerun
+    resumes) instead of Ray's handler, which prints a stack dump; the handler it replaced, to put
+    back (None where signals cannot be set: not the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 def _start_ray(ray, workers: int | None, address: str | None, verbose: bool) -> None:

@@ -40,8 +40,9 @@ from sweep.engine.tasks import Task, TaskList, batch_size, batches
 from sweep.errors import WriteFailed
 from sweep.families import Family, Point, family_of
 
-#: Draws an experiment's figures: ``draw(dataset, experiment, folder)`` -> the files written.
-DrawFigures = Callable[[xr.Dataset, str | None, Path], list[Path]]
+#: Draws an experiment's figures: ``draw(dataset, experiment, folder, stem)`` -> the files written
+#: (``stem``: the result file's name without ``.nc``, for a sweep's default figure).
+DrawFigures = Callable[[xr.Dataset, str | None, Path, str], list[Path]]
 
 #: Options that change how a sweep runs, not what it computes: left out of the fingerprint.
 _EXECUTION_KEYS = ("engine", "output", "overwrite", "progress", "plots")
@@ -159,9 +160,9 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
                draw: DrawFigures | None = None, verbose: bool = True) -> tuple[xr.Dataset, Path]:
     """Run the sweep described by a composed config; return the Dataset and where it was written.
 
-    With ``plots=true``, ``draw(dataset, experiment, folder)`` draws the experiment's figures
-    beside the result file and returns their paths. ``verbose=False``: no progress bar, table or
-    summary line.
+    With ``plots=true``, ``draw(dataset, experiment, folder, stem)`` draws the experiment's figures
+    (or the sweep's default figure) beside the result file and returns their paths.
+    ``verbose=False``: no progress bar, table or summary line.
 
     With ``saturation.search=true`` the sweep is a saturation search
     (:mod:`sweep.engine.adaptive`) over the grid's points instead.
@@ -411,10 +412,11 @@ def provenance(config_yaml: str, seed: int, overrides: Sequence[str]) -> dict[st
 
 
 def _figures(cfg: DictConfig, dataset: xr.Dataset, output: Path, draw: DrawFigures | None) -> list[Path]:
-    """The experiment's paper figures next to the result file (``plots=true`` and a ``draw`` given)."""
+    """The experiment's paper figures, or the sweep's default figure, next to the result file
+    (``plots=true`` and a ``draw`` given)."""
     if not cfg.plots or draw is None:
         return []
-    return draw(dataset, cfg.hydra.runtime.choices.get("experiment"), output.parent)
+    return draw(dataset, cfg.hydra.runtime.choices.get("experiment"), output.parent, output.stem)
 
 
 def run(overrides: Sequence[str] = (), draw: DrawFigures | None = None, verbose: bool = True) -> xr.Dataset:

@@ -43,6 +43,7 @@ three STG application graphs and the worked example of Topcuoglu et al.
 from __future__ import annotations
 
 import json
+import stat as stat_module
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -214,13 +215,29 @@ def _fail(path: Path | str, line: int | None, what: str) -> TaskGraphError:
     return TaskGraphError(f"{where}: {what}")
 
 
+#: The largest task-graph file read: the STG sets' largest graphs are a few MiB.
+MAX_GRAPH_BYTES = 64 * 2**20
+
+
+def _read_text(path: Path) -> str:
+    """The text of a regular file of at most :data:`MAX_GRAPH_BYTES` (a device or pipe would be read
+    without end)."""
+    try:
+        status = path.stat()
+        if not stat_module.S_ISREG(status.st_mode):
+            raise _fail(path, None, "not a regular file")
+        if status.st_size > MAX_GRAPH_BYTES:
+            raise _fail(path, None, f"{status.st_size / 2**20:.0f} MiB, over the {MAX_GRAPH_BYTES >> 20} MiB "
+                        "a task graph file may have")
+        return path.read_text()
+    except OSError as error:
+        raise _fail(path, None, f"cannot read: {error.strerror or error}") from None
+
+
 def read_stg(path: str | Path) -> TaskGraph:
     """A Standard Task Graph file (module docstring); dummy tasks dropped, data 0."""
     path = Path(path)
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as error:
-        raise _fail(path, None, f"cannot read: {error.strerror or error}") from None
+    lines = _read_text(path).splitlines()
     rows: list[tuple[int, list[int]]] = []
     first: int | None = None
     for number, raw in enumerate(lines, 1):
@@ -282,12 +299,13 @@ def stg_statistics(path: str | Path) -> dict[str, float]:
 
 
 def _load_json(path: Path) -> Any:
+    text = _read_text(path)
     try:
-        return json.loads(path.read_text())
-    except OSError as error:
-        raise _fail(path, None, f"cannot read: {error.strerror or error}") from None
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise _fail(path, error.lineno, f"not JSON: {error.msg}") from None
+    except RecursionError:  # e.g. 100,000 nested "[": deeper than any task graph
+        raise _fail(path, None, "not a task graph: JSON nested too deeply") from None
 
 
 def read_json_graph(path: str | Path) -> TaskGraph:
@@ -320,10 +338,7 @@ def read_json_graph(path: str | Path) -> TaskGraph:
 def read_edge_list(path: str | Path) -> TaskGraph:
     """A plain-text task graph (module docstring); errors name the file and the line."""
     path = Path(path)
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as error:
-        raise _fail(path, None, f"cannot read: {error.strerror or error}") from None
+    lines = _read_text(path).splitlines()
     weights: dict[int, float] = {}
     edges: list[tuple[int, int, float, int]] = []
     for number, raw in enumerate(lines, 1):

@@ -207,3 +207,19 @@ def test_result_file_round_trips_with_cf_attributes(tmp_path):
     assert read["saturated"].attrs["flag_meanings"] == "steady_state saturated"
     with netCDF4.Dataset(path) as raw:
         assert all("_FillValue" not in raw[name].ncattrs() for name in read.coords)
+
+
+@pytest.mark.ray
+def test_sigterm_to_a_ray_sweep_is_one_line_and_resumes(tmp_path):
+    """Issue 30 §3: SIGTERM printed Ray's stack dump and no line of sweep's."""
+    output = tmp_path / "terminated.nc"
+    process = _sweep_process(output, "engine.backend=ray", "engine.workers=2")
+    partial = output.with_name(output.name + ".partial")
+    _wait_for(lambda: len(list(partial.glob("shard-*.npz"))) >= 1, timeout=180)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=120)
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert process.returncode == 130, stderr
+    assert lines[-1] == "sweep: interrupted; run the same command again to resume"
+    assert "SIGTERM received" not in stderr and "Traceback" not in stderr
+    assert list(partial.glob("shard-*.npz")) and not output.exists()

@@ -241,3 +241,28 @@ def test_a_yaml_tag_in_a_users_config_is_one_line_naming_the_file(error_line, tm
     (experiments / "tagged.yaml").write_text("# @package _global_\npolicy: !!python/name:os.system\n")
     line = error_line([*FAST, "--config-dir", str(tmp_path), "experiment=tagged"])
     assert "tagged.yaml:2: could not determine a constructor" in line
+
+
+def test_an_anchor_bomb_in_a_users_config_is_refused_before_hydra_expands_it(error_line, tmp_path):
+    """Issue 30 §4: eight aliases of ten aliases each expand to 10^9 values (Hydra never finished)."""
+    experiments = tmp_path / "experiment"
+    experiments.mkdir()
+    lines = ["# @package _global_", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
+    (experiments / "bomb.yaml").write_text("\n".join(lines) + "\n")
+    line = error_line([*FAST, "--config-dir", str(tmp_path), "experiment=bomb"])
+    assert "bomb.yaml: its aliases (*name) expand to more than 1,000,000 values" in line
+
+
+@pytest.mark.parametrize(("make", "expected"), [
+    (lambda folder: "/dev/zero", "/dev/zero: not a regular file"),
+    (lambda folder: _write(folder / "deep.json", "[" * 100_000), "JSON nested too deeply")])
+def test_a_task_graph_file_that_cannot_be_one_is_one_line(error_line, tmp_path, make, expected):
+    """Issue 30 §3-4: a JSON graph of 100,000 nested '[' was a RecursionError, /dev/zero read forever."""
+    line = error_line([*FAST, "policy=heft", "workload=task_graph_file", f"workload.path={make(tmp_path)}"])
+    assert expected in line
+
+
+def _write(path, text: str):
+    path.write_text(text)
+    return path
