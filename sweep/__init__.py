@@ -16,16 +16,25 @@ from sweep._version import __version__
 
 
 def run(overrides: Sequence[str] = (), verbose: bool = False) -> xarray.Dataset:
-    """Run a sweep from command-line style overrides; return the Dataset it wrote.
+    """Run a sweep from command-line style overrides; return its Dataset.
 
-    With ``plots=true`` (the default) the experiment's figures are drawn beside the result file,
-    as on the command line. Quiet unless ``verbose``: then the progress bar (``progress=true``),
+    With ``output=PATH.nc`` among the overrides the Dataset is written there and, with
+    ``plots=true`` (the default), the figures are drawn beside it, as on the command line.
+    Without it nothing is left on disk: the sweep runs in a temporary folder (its checkpoint
+    there too, so an interrupted call does not resume) that is removed before the Dataset, held
+    in memory, is returned. Quiet unless ``verbose``: then the progress bar (``progress=true``),
     a one-point sweep's table and the summary line are printed as on the command line.
     """
+    import tempfile
+
     from sweep.analysis.figures import write_figures
     from sweep.engine.runner import run as _run
 
-    return _run(overrides, write_figures, verbose)
+    overrides = list(overrides)
+    if any(override.lstrip("+").startswith("output=") for override in overrides):
+        return _run(overrides, write_figures, verbose)
+    with tempfile.TemporaryDirectory(prefix="sweep-run-") as folder:
+        return _run([*overrides, f"output={folder}/results.nc", "plots=false"], write_figures, verbose)
 
 
 __all__ = ["__version__", "run"]

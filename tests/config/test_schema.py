@@ -186,7 +186,7 @@ def test_wrong_type_says_what_is_allowed_in_the_params_wording():
         "policy.host1_fraction must be null or a number in (0, 1), got 'abc'")
     assert _error(["policy=eqs", "policy.fractional=maybe"]) == (
         "policy.fractional must be true or false, got 'maybe'")
-    assert _error(["seed=abc"]) == "seed must be an integer >= 0, got 'abc'"
+    assert _error(["seed=abc"]) == "seed must be an integer in [0, 9223372036854775807], got 'abc'"
     assert _error(["engine.workers=1.5"]) == "engine.workers must be null or an integer >= 1, got 1.5"
 
 

@@ -223,3 +223,12 @@ def test_sigterm_to_a_ray_sweep_is_one_line_and_resumes(tmp_path):
     assert lines[-1] == "sweep: interrupted; run the same command again to resume"
     assert "SIGTERM received" not in stderr and "Traceback" not in stderr
     assert list(partial.glob("shard-*.npz")) and not output.exists()
+
+
+def test_sweep_run_without_an_output_leaves_nothing_on_disk(tmp_path, monkeypatch):
+    """Issue 29: ``sweep.run`` returns the Dataset and writes files only when ``output=`` is given."""
+    monkeypatch.chdir(tmp_path)
+    dataset = sweep.run(["engine.backend=serial", "grid.policy=[random,lwl]", "grid.load=[0.5,0.9]",
+                         "replications=2", "stop.jobs=2000", "stop.warmup=200", "progress=false"])
+    assert list(tmp_path.iterdir()) == []
+    assert dataset["mean_response"].shape == (2, 1, 2, 2) and dataset["mean_response"].notnull().all()
