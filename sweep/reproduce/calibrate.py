@@ -52,8 +52,7 @@ def _overrides(calibration, preset: str, data: Path, args: argparse.Namespace) -
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    from sweep.config.compose import compose
-    from sweep.engine.runner import prepare, resolved_yaml, run_many
+    from sweep.engine.runner import composed, prepare, resolved_yaml, run_many
     from sweep.reproduce.claims import load_paper, papers
     from sweep.reproduce.cli import _reusable, guarded
 
@@ -74,16 +73,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def design_runs() -> None:
         pending = []
-        for calibration in blocks:
-            for preset in calibration.presets:
-                overrides = _overrides(calibration, preset, data, args)
-                cfg = compose(overrides)
-                label = f"{preset}@{calibration.name}"
-                reused = _reusable(data / f"{label}.nc", resolved_yaml(cfg))
-                if reused is not None:
-                    datasets[label] = reused
-                else:
-                    pending.append(prepare(cfg, overrides, label=label))
+        runs = [(f"{preset}@{calibration.name}", _overrides(calibration, preset, data, args))
+                for calibration in blocks for preset in calibration.presets]
+        for (label, overrides), (cfg, grid) in zip(runs, composed([o for _, o in runs]), strict=True):
+            reused = _reusable(data / f"{label}.nc", resolved_yaml(cfg))
+            if reused is not None:
+                datasets[label] = reused
+            else:
+                pending.append(prepare(cfg, overrides, label=label, grid=grid))
         for finished in run_many(pending) if pending else ():
             datasets[finished.label] = finished.dataset
             seconds[finished.label] = finished.compute_seconds

@@ -265,21 +265,18 @@ class _Parts:
         self.runs = json.loads(runs_file.read_text()) if runs_file.exists() else {}
 
     def compose(self, parts: Sequence[Part], quick: Mapping[str, Sequence[str]]) -> None:
-        """Compose each part's config; keep the Datasets already on disk, queue the rest."""
-        from sweep.config.compose import ConfigError, compose
+        """Compose each part's config (in a pool of processes); keep the Datasets already on disk,
+        queue the rest."""
+        from sweep.config.compose import ConfigError
         from sweep.config.grid import axes_of
-        from sweep.engine.runner import prepare, resolved_yaml
+        from sweep.engine.runner import composed, prepare, resolved_yaml
         from sweep.reproduce.rounds import Part
 
-        for part in parts:
-            overrides = _overrides(part.preset, quick[part.preset], self.data.absolute(), self.args)
-            overrides[-1] = f"output={self.data.absolute() / f'{part.name}.nc'}"
-            if part.first:
-                overrides += [f"replications={part.count}", f"first_replication={part.first}",
-                              *(f"grid.{self.axes[part.preset][dim]}=[{','.join(map(_label, labels))}]"
-                                for dim, labels in part.restrict.items() if dim in self.axes[part.preset])]
+        overrides_lists = [self._part_overrides(part, quick) for part in parts]
+        configs = composed(overrides_lists)
+        for part, overrides in zip(parts, overrides_lists, strict=True):
             try:
-                cfg = compose(overrides)
+                cfg, grid = next(configs)
             except ConfigError as error:
                 raise ConfigError(f"preset {part.preset}: {error}") from error
             if not part.first:
@@ -290,9 +287,20 @@ class _Parts:
                 self.datasets[part.name] = dataset
                 self.reused.add(part.name)
             else:
-                self.pending.append(prepare(cfg, overrides, label=part.name))
+                self.pending.append(prepare(cfg, overrides, label=part.name, grid=grid))
             if not part.first:
                 self.axes[part.preset] = {axis.dim: axis.key for axis in axes_of(cfg)}
+
+    def _part_overrides(self, part: Part, quick: Mapping[str, Sequence[str]]) -> list[str]:
+        """A part's overrides: its preset's, then (a later round) its replications and the points it
+        restricts the grid to."""
+        overrides = _overrides(part.preset, quick[part.preset], self.data.absolute(), self.args)
+        overrides[-1] = f"output={self.data.absolute() / f'{part.name}.nc'}"
+        if part.first:
+            overrides += [f"replications={part.count}", f"first_replication={part.first}",
+                          *(f"grid.{self.axes[part.preset][dim]}=[{','.join(map(_label, labels))}]"
+                            for dim, labels in part.restrict.items() if dim in self.axes[part.preset])]
+        return overrides
 
     def run(self) -> None:
         """Run the queued parts on one pool (each Dataset written as soon as it is complete)."""

@@ -59,3 +59,31 @@ def test_a_finished_sweep_is_written_when_a_later_one_fails(tmp_path):
     with pytest.raises(TaskFailed):
         run_many([_prepared(tmp_path, "good.nc", ["grid.load=[0.5]"]), broken])
     assert (tmp_path / "good.nc").exists() and not (tmp_path / "broken.nc").exists()
+
+
+_COMPOSED = [["experiment=sh00_fig2", "output=/nonexistent/a.nc"],
+             ["experiment=tf99_table1", "output=/nonexistent/b.nc"],
+             ["experiment=ipg00_table3", "grid.policy=[gradient,rate_of_change]", "output=/nonexistent/c.nc"]]
+
+
+def test_configs_composed_in_a_pool_are_those_composed_here():
+    """Issue 27: sweep-reproduce composes its presets in a pool of processes (the configs travel as
+    plain containers): the same config text, the same grid, point for point."""
+    from sweep.engine.runner import composed, resolved_yaml
+
+    here, pooled = list(composed(_COMPOSED, processes=1)), list(composed(_COMPOSED, processes=2))
+    for (cfg, grid), (pooled_cfg, pooled_grid) in zip(here, pooled, strict=True):
+        assert resolved_yaml(pooled_cfg) == resolved_yaml(cfg)
+        assert pooled_cfg.hydra.runtime.choices.experiment == cfg.hydra.runtime.choices.experiment
+        assert [pooled_grid.point(i) for i in range(pooled_grid.size)] == \
+            [grid.point(i) for i in range(grid.size)]
+
+
+def test_a_bad_config_in_the_pool_raises_at_its_turn():
+    from sweep.config.compose import ConfigError
+    from sweep.engine.runner import composed
+
+    configs = composed([_COMPOSED[0], ["policy=fastest"]], processes=2)
+    assert next(configs)[0].hydra.runtime.choices.experiment == "sh00_fig2"
+    with pytest.raises(ConfigError, match="'fastest'"):
+        next(configs)
