@@ -151,10 +151,22 @@ def composed(overrides_lists: Sequence[Sequence[str]], processes: int | None = N
     if processes <= 1:
         yield from map(_compose_and_expand, overrides_lists)
         return
-    context = multiprocessing.get_context("fork")  # the children inherit the registered schemas
-    with ProcessPoolExecutor(processes, mp_context=context) as pool:
+    with ProcessPoolExecutor(processes, mp_context=_pool_context()) as pool:
         for container, grid in pool.map(_compose_and_expand_plain, overrides_lists):
             yield OmegaConf.create(container), grid
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """``fork`` (the children inherit the registered schemas and start at once) while every thread of
+    this process is one Python made; ``spawn`` once a native library has started its own, named
+    threads (Ray's gRPC threads outlive ``ray.shutdown``, and a fork would copy their locks
+    half-held: a later round of ``sweep-reproduce`` composes after Ray has run)."""
+    try:
+        tasks = Path("/proc/self/task")
+        names = {(task / "comm").read_text() for task in tasks.iterdir()}
+    except OSError:
+        names = {"unknown", "several"}
+    return multiprocessing.get_context("fork" if len(names) == 1 else "spawn")
 
 
 def _compose_and_expand(overrides: Sequence[str]) -> tuple[DictConfig, Grid]:

@@ -66,11 +66,17 @@ _COMPOSED = [["experiment=sh00_fig2", "output=/nonexistent/a.nc"],
              ["experiment=ipg00_table3", "grid.policy=[gradient,rate_of_change]", "output=/nonexistent/c.nc"]]
 
 
-def test_configs_composed_in_a_pool_are_those_composed_here():
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_configs_composed_in_a_pool_are_those_composed_here(monkeypatch, start):
     """Issue 27: sweep-reproduce composes its presets in a pool of processes (the configs travel as
-    plain containers): the same config text, the same grid, point for point."""
+    plain containers; spawned once Ray's threads exist): the same config text, the same grid, point
+    for point."""
+    import multiprocessing
+
+    from sweep.engine import runner
     from sweep.engine.runner import composed, resolved_yaml
 
+    monkeypatch.setattr(runner, "_pool_context", lambda: multiprocessing.get_context(start))
     here, pooled = list(composed(_COMPOSED, processes=1)), list(composed(_COMPOSED, processes=2))
     for (cfg, grid), (pooled_cfg, pooled_grid) in zip(here, pooled, strict=True):
         assert resolved_yaml(pooled_cfg) == resolved_yaml(cfg)
