@@ -232,8 +232,8 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
     return finished.dataset, finished.output
 
 
-def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None,
-             verbose: bool = True) -> list[FinishedSweep]:
+def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None, verbose: bool = True,
+             on_finished: Callable[[FinishedSweep], None] | None = None) -> list[FinishedSweep]:
     """Run several sweeps on one backend, one progress display over all (docs/design.md §3, §9).
 
     The backend, its workers and the progress display follow the first sweep's
@@ -241,11 +241,12 @@ def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None,
     point, stream, seed and replication: presets of one paper often repeat
     points) runs once and fills both. Each sweep checkpoints next to its own
     output and is written, atomically, as soon as its last task is in, so a
-    failure later costs none of the sweeps already finished.
+    failure later costs none of the sweeps already finished; ``on_finished`` is then called with it
+    (``sweep-reproduce`` starts drawing a preset's figures while the others still run).
     """
     started = time.perf_counter()
     try:
-        runner = _ManySweeps(sweeps, draw, verbose)
+        runner = _ManySweeps(sweeps, draw, verbose, on_finished)
         finished = {i: runner.finish(i, started) for i, s in enumerate(sweeps) if not s.tasks}
         if runner.unique:
             finished |= runner.execute(started)
@@ -270,8 +271,8 @@ class _ManySweeps:
     """
 
     def __init__(self, sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None,
-                 verbose: bool = True) -> None:
-        self.draw, self.verbose = draw, verbose
+                 verbose: bool = True, on_finished: Callable[[FinishedSweep], None] | None = None) -> None:
+        self.draw, self.verbose, self.on_finished = draw, verbose, on_finished
         outputs = [s.output for s in sweeps]
         if shared := next((o for n, o in enumerate(outputs) if o in outputs[:n]), None):
             raise ConfigError(f"output={shared} is named by two sweeps of one run; one output holds one "
@@ -381,8 +382,11 @@ class _ManySweeps:
         figures = _figures(cfg, dataset, prepared.output, self.draw)
         if self.verbose:
             _say_finished(prepared, dataset, figures, time.perf_counter() - started)
-        return FinishedSweep(prepared.label, dataset, prepared.output, self.compute_seconds[i], figures,
-                             self.longest_tasks(i))
+        finished = FinishedSweep(prepared.label, dataset, prepared.output, self.compute_seconds[i], figures,
+                                 self.longest_tasks(i))
+        if self.on_finished is not None:
+            self.on_finished(finished)
+        return finished
 
 
 def _write_or_rescue(dataset: xr.Dataset, prepared: PreparedSweep) -> None:

@@ -174,6 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     failed = guarded("sweep-reproduce", rounds, on_failure=runner.save)
     if failed is not None:
+        runner.drawings.close()
         return failed
     if runner.computed:
         longest = sorted(runner.longest, reverse=True)[:LONGEST_SHOWN]
@@ -183,7 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  "longest_tasks": [[round(seconds, 2), task] for seconds, task in longest]}]
         print("sweep-reproduce: longest tasks: " + "; ".join(f"{seconds:.1f} s {task}" for seconds, task
                                                               in longest), file=sys.stderr)
-    report = _judge(chosen, presets, runner, figures, args, argv, started)
+    try:
+        report = _judge(chosen, presets, runner, figures, args, argv, started)
+    finally:
+        runner.drawings.close()
     runner.save()
     _write(report, args)
     for paper in report.papers:
@@ -261,6 +265,10 @@ class _Parts:
         self.computed = False
         self.longest: list[tuple[float, str]] = []  # this invocation's longest tasks: seconds, where
         self.simulations_ended: float | None = None  # perf_counter when the last pool run returned
+        self._judged: dict = {}  # (paper, claim, parts read) -> (judgement, error): runner.judgement
+        from sweep.reproduce.drawing import Drawings
+
+        self.drawings = Drawings(args.out / "figures", args.workers or os.cpu_count() or 1)
         runs_file = data / "runs.json"  # per part: its compute seconds; per preset: its figure files
         self.runs = json.loads(runs_file.read_text()) if runs_file.exists() else {}
 
@@ -311,7 +319,7 @@ class _Parts:
             return
         self.computed = True
         try:
-            for finished in run_many(pending):
+            for finished in run_many(pending, on_finished=self._draw_when_complete):
                 self.datasets[finished.label] = finished.dataset
                 self.runs[finished.label] = {"compute_seconds": finished.compute_seconds,
                                              **({"figures": None} if "+r" not in finished.label else {})}
@@ -321,8 +329,34 @@ class _Parts:
         finally:
             self.save()
 
+    def _draw_when_complete(self, finished) -> None:
+        """A part is written: once every part of its preset is, start drawing the preset's figures
+        (:class:`sweep.reproduce.drawing.Drawings`) while the other presets still run."""
+        self.datasets[finished.label] = finished.dataset
+        preset = next(name for name, parts in self.parts.items()
+                      if any(part.name == finished.label for part in parts))
+        if all(part.name in self.datasets for part in self.parts[preset]):
+            self.drawings.submit(preset, [self.data / f"{part.name}.nc" for part in self.parts[preset]])
+
     def save(self) -> None:
         (self.data / "runs.json").write_text(json.dumps(self.runs, indent=1, sort_keys=True))
+
+    def judgement(self, claim, datasets: Mapping[str, xr.Dataset]):
+        """``evaluate(claim, datasets)``, once per claim and set of parts it reads: deciding the next
+        round and judging after the last read the same Datasets (a tenth of a second a claim)."""
+        from sweep.reproduce.claims import evaluate
+
+        key = (claim.paper, claim.id, tuple(part.name for preset in claim.presets
+                                            for part in self.parts.get(preset, ())))
+        if key not in self._judged:
+            try:
+                self._judged[key] = (evaluate(claim, datasets), None)
+            except Exception as error:  # noqa: BLE001 - kept, to be raised to each caller alike
+                self._judged[key] = (None, error)
+        judged, error = self._judged[key]
+        if error is not None:
+            raise error
+        return judged
 
     def dataset(self, preset: str) -> xr.Dataset:
         """The preset's Dataset: its parts joined on ``replication``."""
@@ -355,7 +389,7 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
     replications it would gain), unless its quantity says it needs more: the budget is for
     precision, ``replications_needed`` is the floor a reading is made on at full precision (a
     ``--quick`` run stays within its budgets: such a claim stays undecided there)."""
-    from sweep.reproduce.claims import decidable, evaluate
+    from sweep.reproduce.claims import decidable
     from sweep.reproduce.rounds import Part, readings, replications_at, union
 
     datasets = {preset: runner.dataset(preset) for preset in runner.parts}
@@ -366,7 +400,7 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
             if quick and claim.full_only:
                 continue
             try:
-                judgement = evaluate(claim, datasets)
+                judgement = runner.judgement(claim, datasets)
             except Exception:  # noqa: BLE001, S112 - a claim that cannot be computed gets no rounds
                 continue
             if judgement.verdict != "undecided":
@@ -412,8 +446,6 @@ def _on_grid(reading, axes: Mapping[str, str]):
 
 def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
     from sweep.reproduce.calibration import dimension, load_records, sensitivity_text
-    from sweep.reproduce.claims import evaluate
-    from sweep.reproduce.drawing import draw_presets
     from sweep.reproduce.report import ClaimResult, PaperResult, PresetRun, Report
 
     datasets = {preset: runner.dataset(preset) for preset in runner.parts}
@@ -422,7 +454,7 @@ def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
         runner.runs.setdefault(name, {"compute_seconds": 0.0, "figures": None})
     to_draw = [name for name in names if not _figures_kept(name, runner, figures)]
     parts = {name: [runner.data / f"{part.name}.nc" for part in runner.parts[name]] for name in to_draw}
-    for name, drawn in draw_presets(parts, figures, args.workers or os.cpu_count() or 1).items():
+    for name, drawn in runner.drawings.results(parts).items():
         runner.runs[name]["figures"] = drawn
     results = []
     for paper in chosen:
@@ -435,7 +467,7 @@ def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
         records = load_records(paper.key)
         claims = []
         for claim in paper.claims:
-            result = ClaimResult.of(claim, lambda c: evaluate(c, datasets), args.quick,
+            result = ClaimResult.of(claim, lambda c: runner.judgement(c, datasets), args.quick,
                                     _replications_read(claim, runner, datasets),
                                     paper.calibrated_by(claim.id))
             result.sensitivity = "; ".join(

@@ -4,6 +4,9 @@ Drawing is the longest step of ``sweep-reproduce`` after the simulations (a
 quick run under cProfile: ``write_figures`` 59 of its 298 s): each preset is drawn
 from its parts' files in its own task of a process pool (``spawn``: the
 driver holds Ray's threads, which a ``fork`` would copy half-alive).
+:class:`Drawings` starts a preset's drawing as soon as its parts are written, while
+other presets still run (issue 27: the driver off the critical path), and draws it
+again only if a later round adds a part.
 """
 
 from __future__ import annotations
@@ -14,16 +17,36 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 
-def draw_presets(parts: Mapping[str, Sequence[Path]], folder: Path, processes: int) -> dict[str, list[str]]:
-    """Each preset's figures as PNG files in ``folder``, from its parts' files, in up to
-    ``processes`` processes at once: the file names by preset."""
-    processes = min(len(parts), processes)
-    if processes <= 1:
-        return {name: draw_preset(name, paths, folder) for name, paths in parts.items()}
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(processes, mp_context=context) as pool:
-        drawn = {name: pool.submit(draw_preset, name, paths, folder) for name, paths in parts.items()}
-        return {name: future.result() for name, future in drawn.items()}
+class Drawings:
+    """Presets' figures drawn in a pool of up to ``processes`` processes as the presets complete."""
+
+    def __init__(self, folder: Path, processes: int) -> None:
+        self.folder, self.processes = folder, max(1, processes)
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._drawing: dict[str, tuple[tuple[Path, ...], concurrent.futures.Future]] = {}
+
+    def submit(self, name: str, paths: Sequence[Path]) -> None:
+        """Start drawing preset ``name`` from ``paths`` (its parts' files), unless it is being drawn
+        from those already."""
+        paths = tuple(paths)
+        if name in self._drawing and self._drawing[name][0] == paths:
+            return
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.processes, mp_context=context)
+        self._drawing[name] = (paths, self._pool.submit(draw_preset, name, paths, self.folder))
+
+    def results(self, parts: Mapping[str, Sequence[Path]]) -> dict[str, list[str]]:
+        """Each preset's figure files, drawn from exactly these parts' files (drawn now where they were
+        not yet, or were drawn from fewer parts)."""
+        for name, paths in parts.items():
+            self.submit(name, paths)
+        return {name: self._drawing[name][1].result() for name in parts}
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
 
 
 def draw_preset(name: str, paths: Sequence[Path], folder: Path) -> list[str]:
