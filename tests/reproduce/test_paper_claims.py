@@ -227,7 +227,7 @@ def test_a_failed_run_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
     from sweep.engine import runner
     from sweep.reproduce import cli
 
-    def broken(pending):
+    def broken(pending, **options):
         raise RuntimeError("the pool is gone")
 
     monkeypatch.setattr(runner, "run_many", broken)
