@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
+import sys
 from collections.abc import Iterable
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
 FAMILIES: dict[str, Family] = {}
 #: Entry point groups through which an installed package adds families and policies.
 FAMILY_GROUP, POLICY_GROUP = "sweep.families", "sweep.policies"
+#: Installed plugins left out, by entry point (``name = value``): why, in one line. A plugin that fails
+#: to import, or whose policy takes a name already taken, is left out and said once on stderr; sweeps
+#: that do not use it run, and a sweep naming a policy it would have added is told why it is missing.
+PLUGIN_ERRORS: dict[str, str] = {}
 
 
 def register(family: Family) -> Family:
@@ -79,15 +84,36 @@ def load_families() -> dict[str, Family]:
         if info.ispkg and not info.name.startswith("_"):
             register(importlib.import_module(f"{__package__}.{info.name}").FAMILY)
     for entry in entry_points(group=FAMILY_GROUP):
-        register(entry.load())
+        _plugin(entry, lambda loaded: [register(loaded)])
     for family in list(FAMILIES.values()):
         for module in _modules(family.package):
             for policy in policies_in(module):
                 add_policy(policy)
     for entry in entry_points(group=POLICY_GROUP):
-        for policy in _load_entry_point(entry.load()):
-            add_policy(policy)
+        _plugin(entry, lambda loaded: _add_policies(_load_entry_point(loaded)))
     return FAMILIES
+
+
+def _add_policies(policies: list[Any]) -> None:
+    """Add a plugin's policies, all or none: a name another package's policy holds raises first."""
+    for policy in policies:
+        holder = next((f.name for f in FAMILIES.values()
+                       if f.registry.get(getattr(policy, "name", None), policy) is not policy), None)
+        if holder is not None:
+            raise ValueError(f"policy {policy.name!r} is taken (the {holder} family has one of that name)")
+    for policy in policies:
+        add_policy(policy)
+
+
+def _plugin(entry: Any, add: Any) -> None:
+    """Load an installed plugin's entry point and ``add`` what it holds; a failure leaves the plugin
+    out (:data:`PLUGIN_ERRORS`) with one line on stderr instead of breaking every sweep."""
+    try:
+        add(entry.load())
+    except Exception as error:  # noqa: BLE001 - any failure of someone else's package is reported
+        where = f"{entry.name} = {entry.value}"
+        PLUGIN_ERRORS[where] = f"{type(error).__name__}: {error}".splitlines()[0]
+        print(f"sweep: plugin {where!r} left out: {PLUGIN_ERRORS[where]}", file=sys.stderr)
 
 
 def all_policies() -> dict[str, Policy]:
@@ -101,4 +127,5 @@ def family_of(policy_name: str) -> Family:
         if policy_name in family.policies:
             return family
     known = sorted(all_policies())
-    raise KeyError(f"unknown policy {policy_name!r}; known: {', '.join(known)}")
+    left_out = "".join(f"; plugin {where!r} was left out ({why})" for where, why in PLUGIN_ERRORS.items())
+    raise KeyError(f"unknown policy {policy_name!r}; known: {', '.join(known)}{left_out}")
