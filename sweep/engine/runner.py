@@ -408,13 +408,15 @@ def _write_or_rescue(dataset: xr.Dataset, prepared: PreparedSweep) -> None:
 
 
 def _say_finished(prepared: PreparedSweep, dataset: xr.Dataset, figures: list[Path], seconds: float) -> None:
-    """A one-point sweep's table or, for a sweep run alone, its headline over the grid; then the summary
-    line (stderr). Sweeps sharing a pool (``sweep-reproduce``'s presets, labelled) print no grid table."""
+    """A one-point sweep's table or its headline over the grid; then the summary line (stderr). Sweeps
+    sharing a pool (``sweep-reproduce``'s presets and their rounds, labelled) print only the line."""
     grid = prepared.grid
-    if grid.size == 1:
+    if prepared.label:
+        table = ""
+    elif grid.size == 1:
         table = point_table(dataset)
     else:
-        table = "" if prepared.label else grid_table(dataset, grid, _families(grid)[0].headline)
+        table = grid_table(dataset, grid, _families(grid)[0].headline)
     if table:
         print(table, file=sys.stderr)
     line = summary_line(dataset, grid, prepared.cfg.replications, len(prepared.tasks),

@@ -138,6 +138,7 @@ def test_checkpoint_of_another_sweep_is_refused(tmp_path, capsys):
 
 
 @pytest.mark.ray
+@pytest.mark.xdist_group("sweep_processes")  # one at a time: they find and signal the sweep's processes
 def test_actor_killed_mid_sweep_is_replaced_and_its_batches_rerun(tmp_path):
     reference = tmp_path / "reference.nc"
     sweep.run([*LONG, f"output={reference}", "engine.backend=serial"])
@@ -210,6 +211,7 @@ def test_result_file_round_trips_with_cf_attributes(tmp_path):
 
 
 @pytest.mark.ray
+@pytest.mark.xdist_group("sweep_processes")
 def test_sigterm_to_a_ray_sweep_is_one_line_and_resumes(tmp_path):
     """Issue 30 §3: SIGTERM printed Ray's stack dump and no line of sweep's."""
     output = tmp_path / "terminated.nc"
