@@ -147,7 +147,7 @@ class Checkpoint:
         for shard in sorted(self.folder.glob("shard-*.npz")):
             try:
                 records.append(decode_records(shard.read_bytes()))
-            except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+            except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as error:
                 raise ConfigError(f"{shard} is not a readable checkpoint shard ({error}); "
                                   "remove it to recompute its runs") from None
             _check_rows(shard, records[-1], points, replications)

@@ -57,9 +57,11 @@ def test_a_shard_holds_no_pickle(tmp_path):
     assert len(Checkpoint(tmp_path / "out.nc", "fingerprint", 0.0).load(1, 1)) == 1
 
 
-def test_a_damaged_shard_is_one_line(tmp_path):
+@pytest.mark.parametrize("content", [b"not an archive", b""])
+def test_a_damaged_shard_is_one_line(tmp_path, content):
+    """Issue 30: a 0-byte shard was an EOFError traceback, not one line."""
     checkpoint = Checkpoint(tmp_path / "out.nc", "fingerprint", 0.0)
     checkpoint.start()
-    (checkpoint.folder / "shard-000000.npz").write_bytes(b"not an archive")
+    (checkpoint.folder / "shard-000000.npz").write_bytes(content)
     with pytest.raises(ConfigError, match="not a readable checkpoint shard"):
         Checkpoint(tmp_path / "out.nc", "fingerprint", 0.0).load(1, 1)
