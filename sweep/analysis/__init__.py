@@ -6,7 +6,7 @@ The public surface notebooks use; the paper figures live in study modules
 
 from sweep.analysis.compare import confidence_interval, job_quantity, ratio, size_class_means
 from sweep.analysis.saturation import saturation, saturation_search
-from sweep.analysis.sensitivity import sensitivity
+from sweep.analysis.sensitivity import sensitivity, sensitivity_plot
 
 __all__ = ["confidence_interval", "job_quantity", "ratio", "saturation", "saturation_search",
-           "sensitivity", "size_class_means"]
+           "sensitivity", "sensitivity_plot", "size_class_means"]

@@ -284,3 +284,38 @@ def _indices_dataset(results: Mapping[str, np.ndarray], y: xr.DataArray, rest: S
     if any(k.startswith("S2") for k in results):
         coords[PAIR_DIM] = list(names)
     return xr.Dataset(variables, coords=coords)
+
+
+#: The indices a bar chart shows, by method: Sobol' first and total order, or Morris's μ* and σ.
+_BARS = (("S1", "ST"), ("mu_star", "sigma"))
+
+
+def sensitivity_plot(indices: xr.Dataset, ax: Any = None) -> Any:
+    """Bars of the indices :func:`sensitivity` returns, one group per parameter: ``S1`` and ``ST``
+    (Sobol') or ``mu_star`` and ``sigma`` (Morris), each with its bootstrap half-width as an error bar
+    where the design gave one (``<index>_hw95``). The indices must be of one case: every dimension
+    but ``parameter`` (and ``parameter_2``, which holds S2, not drawn) of length one. Returns the
+    matplotlib Figure (drawn on ``ax`` when given)."""
+    names = next((pair for pair in _BARS if all(n in indices for n in pair)), None)
+    if names is None:
+        raise ValueError(f"no indices to draw: expected {' and '.join(_BARS[0])} or {' and '.join(_BARS[1])}")
+    extra = [d for d in indices[names[0]].dims if d != "parameter" and indices.sizes[d] > 1]
+    if extra:
+        raise ValueError(f"the indices vary over {', '.join(extra)}: select one value of each first")
+    import matplotlib.pyplot as plt
+
+    figure, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(6.4, 3.6))
+    parameters = [str(p) for p in indices["parameter"].values]
+    x = np.arange(len(parameters))
+    width = 0.8 / len(names)
+    suffix = f"_hw{round(float(indices.attrs.get('conf_level', 0.95)) * 100):d}"
+    for k, name in enumerate(names):
+        values = indices[name].squeeze(drop=True).values
+        half = indices[name + suffix].squeeze(drop=True).values if name + suffix in indices else None
+        ax.bar(x + (k - (len(names) - 1) / 2) * width, values, width, yerr=half, capsize=3,
+               label=indices[name].attrs.get("long_name", name))
+    ax.set_xticks(x, parameters)
+    ax.set_ylabel(f"index of {indices.attrs.get('variable', 'the variable')}")
+    ax.axhline(0, color="black", lw=0.5)
+    ax.legend(fontsize=8)
+    return figure

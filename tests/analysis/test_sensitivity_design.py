@@ -178,3 +178,25 @@ def test_tf99_sobol_figure_draws_each_metrics_indices_with_intervals():
     assert len(bars(monthly_ax)) == 6 and all(len(b) == len(MONTHS) for b in bars(monthly_ax))
     errorbars = [c for c in wait_ax.containers if not isinstance(c, BarContainer)]
     assert len(errorbars) == 2  # S1 and ST each with its interval
+
+
+def test_the_plot_draws_each_index_with_its_interval(tmp_path):
+    """Issue 29: ``sensitivity_plot`` — S1 and ST bars per parameter, each bar's height the index and
+    its error bar the bootstrap half-width on each side."""
+    from sweep.analysis import sensitivity_plot
+
+    ds = sweep.run([*ANALYTIC, "design=saltelli", "design.samples=64", "design.params.load=[0.3,0.7]",
+                    "design.params.workload.scv=[1,8]", f"output={tmp_path / 's.nc'}"])
+    indices = sensitivity(ds, variable="mean_response").squeeze(drop=True)
+    ax = sensitivity_plot(indices).axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(indices["parameter"].values)
+    from matplotlib.container import BarContainer
+
+    groups = [container for container in ax.containers if isinstance(container, BarContainer)]
+    for name, bars in zip(("S1", "ST"), groups, strict=True):
+        np.testing.assert_allclose([bar.get_height() for bar in bars.patches], indices[name].values)
+        (ranges,) = bars.errorbar.lines[2]
+        np.testing.assert_allclose([s[1, 1] - s[0, 1] for s in ranges.get_segments()],
+                                   2 * indices[f"{name}_hw95"].values)
+    with pytest.raises(ValueError, match="no indices to draw"):
+        sensitivity_plot(indices.drop_vars(["S1", "ST"]))
