@@ -49,11 +49,11 @@ def overview_figure(dataset: xr.Dataset):  # -> matplotlib Figure | None
 
     figure, ax = plt.subplots(figsize=(6.4, 4.2))
     positions = itertools.product(*(range(values.sizes[d]) for d in others))
+    x = _x_values(dataset, x_dim)
     for k, position in enumerate(positions):
         at = dict(zip(others, position, strict=True))
         line = estimate.isel(at)
         half = line["halfwidth"].values if "halfwidth" in line.coords else None
-        x = _x_values(dataset, x_dim)
         ax.errorbar(x, line.values, yerr=None if half is None else np.nan_to_num(half),
                     marker=MARKERS[k % len(MARKERS)], ms=4, capsize=2, label=_label(dataset, at))
         crosses = np.where(saturated.isel(at).values, line.values, np.nan)

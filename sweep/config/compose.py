@@ -24,7 +24,6 @@ cheaply.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import functools
 import itertools
 import math
@@ -418,7 +417,6 @@ def validate_settings(cfg: DictConfig) -> None:
     in the wording of :mod:`sweep.families._params` (:func:`schema.check_settings`).
     """
     settings = plain(cfg)
-    _check_known_keys(settings)
     try:
         schema.check_settings(settings)
         StopRule(**settings["stop"])  # the stop rule checks its own ci_target and control_variate
@@ -433,18 +431,6 @@ def validate_settings(cfg: DictConfig) -> None:
         raise ConfigError(f"engine.address={engine['address']} names a Ray cluster, but "
                           "engine.backend=serial runs every task in this process: drop one of them "
                           "(engine.backend=ray or auto to use the cluster)")
-
-
-def _check_known_keys(settings: Mapping[str, Any]) -> None:
-    """Keys added with ``+key=value`` that sweep does not read are an error, not silently stored."""
-    sections = (("", schema.Settings), ("stop", schema.StopSettings), ("engine", schema.EngineSettings),
-                ("saturation", schema.SaturationSettings))
-    for section, cls in sections:
-        known = {f.name for f in dataclasses.fields(cls)}
-        values = settings.get(section, {}) if section else settings
-        if unknown := sorted(set(values) - known):
-            key = f"{section}.{unknown[0]}" if section else unknown[0]
-            raise ConfigError(f"unknown option {key}; allowed: {', '.join(sorted(known))}")
 
 
 #: Loads are kept to 10 decimals (labels, grid values): a smaller load would be 0.

@@ -418,10 +418,22 @@ def explain(error: BaseException) -> str | None:
 # --- sweep's own options ------------------------------------------------------------------
 
 
+#: sweep's own settings by section ("" the root): what :func:`check_settings` checks.
+SECTIONS = (("", Settings), ("stop", StopSettings), ("engine", EngineSettings),
+            ("saturation", SaturationSettings))
+
+
 def check_settings(settings: Mapping[str, Any]) -> None:
-    """Range-check sweep's own options (root, ``stop``, ``engine``); ``ValueError`` on the first bad one."""
-    for section, cls in (("", Settings), ("stop", StopSettings), ("engine", EngineSettings),
-                         ("saturation", SaturationSettings)):
+    """Check sweep's own options (root, ``stop``, ``engine``, ``saturation``): a key sweep does not read
+    (added with ``+key=value``, not silently stored), then each value's range; ``ValueError`` on the
+    first bad one."""
+    for section, cls in SECTIONS:
+        values = settings.get(section, {}) if section else settings
+        known = {f.name for f in dataclasses.fields(cls)}
+        if unknown := sorted(set(values) - known):
+            key = f"{section}.{unknown[0]}" if section else unknown[0]
+            raise ValueError(f"unknown option {key}; allowed: {', '.join(sorted(known))}")
+    for section, cls in SECTIONS:
         values = settings[section] if section else settings
         hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):

@@ -127,7 +127,7 @@ class Checkpoint:
         self._last_flush = time.monotonic()
         self._run = secrets.token_hex(4)  # this run's shard prefix: no other run writes its names
         self._next_shard = 0
-        self._write_error: str | None = None
+        self._write_failing = False  # said once until a shard is written again
 
     @property
     def manifest(self) -> Path:
@@ -192,14 +192,14 @@ class Checkpoint:
         try:
             atomic_write_bytes(shard, encode_records(concat(self._unsaved)))
         except OSError as error:
-            if self._write_error is None:
+            if not self._write_failing:
                 print(f"sweep: cannot write the checkpoint in {self.folder} ({error.strerror or error}); "
                       "the finished runs are kept in memory and written when it can be", file=sys.stderr)
-            self._write_error = str(error)
+            self._write_failing = True
             return
         self._next_shard += 1
         self._unsaved = []
-        self._write_error = None
+        self._write_failing = False
 
     def rescue(self) -> Path | None:
         """After a failed final write: the records still only in memory, saved as a checkpoint shard

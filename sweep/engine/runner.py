@@ -171,8 +171,13 @@ def _pool_context() -> multiprocessing.context.BaseContext:
 
 def _compose_and_expand(overrides: Sequence[str]) -> tuple[DictConfig, Grid]:
     cfg = compose(list(overrides))
+    return cfg, _validated_grid(cfg, overrides)
+
+
+def _validated_grid(cfg: DictConfig, overrides: Sequence[str]) -> Grid:
+    """The grid of a composed config whose settings are checked first."""
     validate_settings(cfg)
-    return cfg, expand(cfg, overrides)
+    return expand(cfg, overrides)
 
 
 def _compose_and_expand_plain(overrides: Sequence[str]) -> tuple[dict, Grid]:
@@ -188,8 +193,7 @@ def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "",
     """Validate ``cfg``, expand its design (unless ``grid``, from :func:`composed`, is given), claim
     its output (:mod:`sweep.engine.output`), read its checkpoint: the tasks still to run."""
     if grid is None:
-        validate_settings(cfg)
-        grid = expand(cfg, overrides)
+        grid = _validated_grid(cfg, overrides)
     config_yaml = resolved_yaml(cfg)
     output = output_path(cfg)
     lock = claim_output(output, config_yaml, bool(cfg.overwrite))

@@ -97,10 +97,11 @@ def load_families() -> dict[str, Family]:
 def _add_policies(policies: list[Any]) -> None:
     """Add a plugin's policies, all or none: a name another package's policy holds raises first."""
     for policy in policies:
-        holder = next((f.name for f in FAMILIES.values()
-                       if f.registry.get(getattr(policy, "name", None), policy) is not policy), None)
-        if holder is not None:
-            raise ValueError(f"policy {policy.name!r} is taken (the {holder} family has one of that name)")
+        for family in FAMILIES.values():
+            other = family.registry.get(getattr(policy, "name", None))
+            if other is not None and other is not policy:
+                raise ValueError(f"policy {policy.name!r} is taken (the {family.name} family has one of that "
+                                 "name)")
     for policy in policies:
         add_policy(policy)
 

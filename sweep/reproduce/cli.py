@@ -320,7 +320,6 @@ class _Parts:
         self.computed = True
         try:
             for finished in run_many(pending, on_finished=self._draw_when_complete):
-                self.datasets[finished.label] = finished.dataset
                 self.runs[finished.label] = {"compute_seconds": finished.compute_seconds,
                                              **({"figures": None} if "+r" not in finished.label else {})}
                 self.longest += [(seconds, f"{finished.label} ({point})")

@@ -31,12 +31,13 @@ import gzip
 import io
 import os
 import re
-import stat as stat_module
 import zlib
 from dataclasses import dataclass
 from typing import NoReturn
 
 import numpy as np
+
+from sweep.workloads._files import cannot_read_whole
 
 __all__ = ["SWF_FIELDS", "SWFError", "SWFFileNotFoundError", "SWFTrace", "read_swf"]
 
@@ -139,11 +140,8 @@ def read_swf(path: str | os.PathLike) -> SWFTrace:
         raise SWFFileNotFoundError(f"{absolute}: no such SWF trace file") from None
     except OSError as error:
         raise SWFError(f"{absolute}: cannot read: {error.strerror}") from None
-    if not stat_module.S_ISREG(stat.st_mode):
-        raise SWFError(f"{absolute}: not a regular file (a trace is read whole; a device or pipe is not)")
-    if stat.st_size > MAX_TRACE_BYTES:
-        raise SWFError(f"{absolute}: {stat.st_size / 2**20:.0f} MiB, over the {MAX_TRACE_BYTES >> 20} MiB "
-                       "a trace may have")
+    if problem := cannot_read_whole(stat, MAX_TRACE_BYTES, "trace"):
+        raise SWFError(f"{absolute}: {problem}")
     return _read_swf_cached(absolute, stat.st_mtime_ns, stat.st_size)
 
 

@@ -43,7 +43,6 @@ three STG application graphs and the worked example of Topcuoglu et al.
 from __future__ import annotations
 
 import json
-import stat as stat_module
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from sweep._numba import jit
+from sweep.workloads._files import cannot_read_whole
 
 __all__ = ["SHIPPED", "TOPOLOGIES", "Routes", "SystemGraph", "TaskGraph", "TaskGraphError", "critical_path",
            "random_dag", "random_system", "read_edge_list", "read_json_graph", "read_stg", "read_system",
@@ -223,12 +223,8 @@ def _read_text(path: Path) -> str:
     """The text of a regular file of at most :data:`MAX_GRAPH_BYTES` (a device or pipe would be read
     without end)."""
     try:
-        status = path.stat()
-        if not stat_module.S_ISREG(status.st_mode):
-            raise _fail(path, None, "not a regular file")
-        if status.st_size > MAX_GRAPH_BYTES:
-            raise _fail(path, None, f"{status.st_size / 2**20:.0f} MiB, over the {MAX_GRAPH_BYTES >> 20} MiB "
-                        "a task graph file may have")
+        if problem := cannot_read_whole(path.stat(), MAX_GRAPH_BYTES, "task graph file"):
+            raise _fail(path, None, problem)
         return path.read_text()
     except OSError as error:
         raise _fail(path, None, f"cannot read: {error.strerror or error}") from None

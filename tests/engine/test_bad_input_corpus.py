@@ -58,9 +58,8 @@ def _bad_values(spec: Any, default: Any, every_kind: bool = True) -> Iterator[st
 
 
 def _cases() -> Iterator[Any]:
-    sections = (("", schema.Settings), ("stop.", schema.StopSettings), ("engine.", schema.EngineSettings),
-                ("saturation.", schema.SaturationSettings))
-    for prefix, cls in sections:
+    for section, cls in schema.SECTIONS:
+        prefix = f"{section}." if section else ""
         hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):
             spec = f.metadata.get("spec")
