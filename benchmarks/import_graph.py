@@ -24,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "sweep"
 
 #: The layers, lowest first: a part imports only its own layer and those beneath.
 LAYERS = (("_version", "_numba", "errors"), ("stats", "workloads"), ("families",), ("config",), ("engine",),
-          ("analysis",), ("reproduce",), ("cli", "__init__"))
+          ("analysis",), ("reproduce",), ("papers",), ("cli", "__init__"))
 LAYER = {part: depth for depth, parts in enumerate(LAYERS) for part in parts}
 
 

@@ -41,7 +41,8 @@ def test_the_wheel_holds_the_configs_and_the_data(installed):
     assert package.is_relative_to(installed / "venv"), f"imported the source checkout: {package}"
     for shipped in ("conf/config.yaml", "conf/experiment/quickstart.yaml", "conf/workload/kth.yaml",
                     "data/traces/KTH-SP2-1996-2.1-cln.swf.gz", "data/traces/CTC-SP2-1996-3.1-cln.swf.gz",
-                    "data/task_graphs/robot.stg"):
+                    "data/task_graphs/robot.stg", "papers/cv96/claims.yaml",
+                    "papers/cv96/conf/experiment/cv96_fig5.yaml", "papers/cv96/conf/workload/cv96_fig5.yaml"):
         assert (package / shipped).is_file(), shipped
 
 

@@ -1,7 +1,7 @@
 """Analysis of sweep Datasets: confidence intervals, ratios, saturation, sensitivity (docs/design.md §1, §5).
 
-The public surface notebooks use; the paper figures live in study modules
-(``sweep/analysis/sh00.py``, ...) registered with :mod:`sweep.analysis.figures`.
+The public surface notebooks use; the paper figures live in the papers' packages
+(``sweep/papers/sh00/figures.py``, ...) registered with :mod:`sweep.analysis.figures`.
 """
 
 from sweep.analysis.compare import confidence_interval, job_quantity, ratio, size_class_means

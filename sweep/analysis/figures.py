@@ -1,7 +1,7 @@
 """Paper figures drawn from a sweep's Dataset, keyed by experiment name.
 
-A study module (``sweep/analysis/sh00.py``, ...) registers one drawing function
-per experiment with :func:`figure`; the command line writes the figures of the
+A paper's package (``sweep/papers/sh00/figures.py``, ...; :mod:`sweep.papers`)
+registers one drawing function per experiment with :func:`figure`; the command line writes the figures of the
 experiment it ran next to the result file (``plots=true``, the default), as
 PNG and PDF.
 """
@@ -9,11 +9,12 @@ PNG and PDF.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable
 from pathlib import Path
 
 import xarray as xr
+
+from sweep.config.files import paper_modules
 
 #: experiment name -> function(Dataset) -> {figure name: matplotlib Figure}
 FIGURES: dict[str, Callable[[xr.Dataset], dict]] = {}
@@ -33,11 +34,9 @@ def figure(*experiments: str) -> Callable[[Callable[[xr.Dataset], dict]], Callab
 
 
 def _load_studies() -> None:
-    import sweep.analysis as package
-
-    for module in pkgutil.iter_modules(package.__path__):
-        if not module.name.startswith("_") and module.name != "figures":
-            importlib.import_module(f"{package.__name__}.{module.name}")
+    """Import every paper's modules (:func:`sweep.config.files.paper_modules`): their figures register."""
+    for module in paper_modules():
+        importlib.import_module(module)
 
 
 def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path, stem: str | None = None,

@@ -17,8 +17,8 @@ import itertools
 import numpy as np
 import xarray as xr
 
-from sweep.analysis._plot import MARKERS, POLICY_LABELS
 from sweep.analysis.compare import confidence_interval
+from sweep.analysis.plotting import MARKERS, POLICY_LABELS
 from sweep.families import family_of
 
 #: More lines than this is a figure nobody reads: the sweep gets none (the file and the table remain).

@@ -6,7 +6,7 @@ Cartesian grid (one dimension per parameter) or on a sample design (the
 the file attribute ``design``, :mod:`sweep.config.design`). Every other
 dimension (policy, workload, month, ...) is kept, and replications are
 averaged first. Used for TF99's parameters (SF, AWT, α_u, α_t, α_p, α_f;
-docs/model-notes.md §2: ``conf/experiment/tf99_sensitivity.yaml``,
+docs/model-notes.md §2: ``sweep/papers/tf99/conf/experiment/tf99_sensitivity.yaml``,
 ``tf99_sobol.yaml``) but nothing here is rigid-specific.
 
 On a grid (``design=grid``, ``dims`` names the parameter dimensions):

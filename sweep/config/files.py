@@ -23,14 +23,36 @@ def conf_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "conf"
 
 
+def paper_folders() -> dict[str, Path]:
+    """Each paper's package (:mod:`sweep.papers`) by key: the folders of ``sweep/papers`` holding a
+    ``claims.yaml``, found without importing them."""
+    papers = Path(__file__).resolve().parents[1] / "papers"
+    return {claims.parent.name: claims.parent for claims in sorted(papers.glob("*/claims.yaml"))}
+
+
+def paper_modules() -> list[str]:
+    """The modules of every paper package (``sweep.papers.<key>.<module>``, none named ``_*``): importing
+    them registers the papers' figures and quantities."""
+    import pkgutil
+
+    return [f"sweep.papers.{key}.{module.name}" for key, folder in paper_folders().items()
+            for module in pkgutil.iter_modules([str(folder)]) if not module.name.startswith("_")]
+
+
+def _paper_conf_dirs() -> tuple[Path, ...]:
+    """The papers' own config folders (their presets and paper-specific options)."""
+    return tuple(folder / "conf" for folder in paper_folders().values() if (folder / "conf").is_dir())
+
+
 #: Folders of the user's own configs (``--config-dir``, ``hydra.searchpath``), searched after
-#: :func:`conf_dir`; set by :func:`use_search_path` (``compose`` calls it with its overrides).
+#: :func:`conf_dir` and the papers'; set by :func:`use_search_path` (``compose`` calls it with its
+#: overrides).
 _user_dirs: tuple[Path, ...] = ()
 
 
 def config_dirs() -> tuple[Path, ...]:
-    """Every folder configs are read from: sweep's own, then the user's, in Hydra's order."""
-    return (conf_dir(), *_user_dirs)
+    """Every folder configs are read from: sweep's own, the papers', then the user's, in Hydra's order."""
+    return (conf_dir(), *_paper_conf_dirs(), *_user_dirs)
 
 
 def _search_path_dirs(entries: Sequence[str]) -> tuple[Path, ...]:
@@ -123,10 +145,8 @@ def _check_expanded_size(path: Path, mtime_ns: int) -> None:
 
 
 def search_path_override() -> list[str]:
-    """The ``hydra.searchpath`` override that gives Hydra the user's folders (none: [])."""
-    if not _user_dirs:
-        return []
-    return ["hydra.searchpath=[" + ",".join(f"file://{folder}" for folder in _user_dirs) + "]"]
+    """The ``hydra.searchpath`` override that gives Hydra the papers' and the user's folders."""
+    return ["hydra.searchpath=[" + ",".join(f"file://{folder}" for folder in config_dirs()[1:]) + "]"]
 
 
 def config_groups() -> list[str]:

@@ -1,6 +1,6 @@
 """A paper's claims as records, and their verdicts (docs/design.md §9).
 
-A paper's claims file ``sweep/reproduce/papers/<paper>.yaml`` holds::
+A paper's claims file ``sweep/papers/<paper>/claims.yaml`` (:mod:`sweep.papers`) holds::
 
     paper: sh00
     title: Schroeder & Harchol-Balter 2000, ...
@@ -66,13 +66,13 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import xarray as xr
 import yaml
 
+from sweep.config.files import paper_folders
 from sweep.reproduce.calibration import Calibration
 from sweep.reproduce.calibration import parse as parse_calibrations
 
@@ -266,31 +266,31 @@ class Paper:
 
 
 def papers() -> list[str]:
-    """The papers with a claims file, by key (``sh00``, ``cv96``, ``tf99``, ``ipg00``)."""
-    folder = resources.files("sweep.reproduce") / "papers"
-    return sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
+    """The papers with a claims file, by key (``cv96``, ``ipg00``, ``sh00``, ``tf99``)."""
+    return list(paper_folders())
 
 
 @cache
 def load_paper(key: str) -> Paper:
-    """Read and check ``sweep/reproduce/papers/<key>.yaml``."""
+    """Read and check ``sweep/papers/<key>/claims.yaml``."""
     if key not in papers():
         raise ValueError(f"no claims file for paper {key!r}; papers: {', '.join(papers())}")
-    text = (resources.files("sweep.reproduce") / "papers" / f"{key}.yaml").read_text()
+    text = (paper_folders()[key] / "claims.yaml").read_text()
     spec = yaml.safe_load(text)
     unknown = set(spec) - {"paper", "title", "presets", "notes", "claims", "calibrate"}
     if unknown:
-        raise ValueError(f"{key}.yaml: unknown keys {sorted(unknown)}")
+        raise ValueError(f"{key}/claims.yaml: unknown keys {sorted(unknown)}")
     entries = {name: entry or {} for name, entry in spec["presets"].items()}
     for name, entry in entries.items():
         unknown = set(entry) - {"quick", "replicate", "quick_replicate"}
         if unknown:
-            raise ValueError(f"{key}.yaml preset {name}: unknown keys {sorted(unknown)}")
+            raise ValueError(f"{key}/claims.yaml preset {name}: unknown keys {sorted(unknown)}")
     presets = {name: tuple(entry.get("quick", ())) for name, entry in entries.items()}
     claims = tuple(_claim(key, entry, presets) for entry in spec["claims"])
     ids = [c.id for c in claims]
     if len(set(ids)) != len(ids):
-        raise ValueError(f"{key}.yaml: claim ids repeat: {sorted({i for i in ids if ids.count(i) > 1})}")
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        raise ValueError(f"{key}/claims.yaml: claim ids repeat: {repeated}")
     budgets = {name: int(e["replicate"]) for name, e in entries.items() if "replicate" in e}
     quick_budgets = {name: int(e["quick_replicate"]) for name, e in entries.items() if "quick_replicate" in e}
     notes = (spec.get("notes") or "").strip()
@@ -299,13 +299,13 @@ def load_paper(key: str) -> Paper:
         unknown = [c for c in calibration.claims if c not in ids] + \
             [p for p in calibration.presets if p not in presets]
         if unknown:
-            raise ValueError(f"{key}.yaml calibrate {calibration.name!r}: unknown claims or presets "
+            raise ValueError(f"{key}/claims.yaml calibrate {calibration.name!r}: unknown claims or presets "
                              f"{unknown}")
     return Paper(key, spec["title"], presets, claims, notes, budgets, quick_budgets, calibrations)
 
 
 def _claim(paper: str, entry: Mapping[str, Any], presets: Mapping[str, Any]) -> Claim:
-    where = f"{paper}.yaml claim {entry.get('id')!r}"
+    where = f"{paper}/claims.yaml claim {entry.get('id')!r}"
     from sweep.reproduce.quantities import QUANTITIES
 
     if entry["quantity"] not in QUANTITIES:

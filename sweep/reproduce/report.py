@@ -275,7 +275,7 @@ def write_pages(report: Report, root: Path) -> list[Path]:
     summary = root / "REPRODUCTION.md"
     summary.write_text("<!-- Written by sweep-reproduce; do not edit by hand. -->\n"
                        "# Reproduction of the classic studies\n\n"
-                       "Every claim of each paper is a record (`sweep/reproduce/papers/<paper>.yaml`) "
+                       "Every claim of each paper is a record (`sweep/papers/<paper>/claims.yaml`) "
                        "judged on the Datasets of the paper's presets by `sweep-reproduce`, which wrote "
                        "this page and the pages it links to.\n\n"
                        + summary_markdown(report, lambda key: f"reproduction/{key}.md") + "\n")

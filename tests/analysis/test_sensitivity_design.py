@@ -150,7 +150,7 @@ def test_tf99_sobol_preset_is_the_saltelli_study_of_six_parameters():
 def test_tf99_sobol_figure_draws_each_metrics_indices_with_intervals():
     """On outputs where the mean wait depends on SF alone and the gap on α_p alone, the bars say so."""
     from sweep.analysis.figures import FIGURES
-    from sweep.analysis.tf99 import MONTHS  # registers the TF99 figures
+    from sweep.papers.tf99.figures import MONTHS  # registers the TF99 figures
 
     keys = [f"policy.{p}" for p in ("slack_factor", "awt", "alpha_u", "alpha_t", "alpha_p", "alpha_f")]
     ranges = dict(zip(keys, [(1, 11), (1200, 3600), *[(0.2, 1.0)] * 4], strict=True))

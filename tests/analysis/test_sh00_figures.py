@@ -1,8 +1,6 @@
-"""SH00's figures (sweep/analysis/sh00.py): registered per experiment, drawn, written."""
+"""SH00's figures (sweep/papers/sh00/figures.py): registered per experiment, drawn, written."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -10,16 +8,16 @@ import pytest
 
 import sweep
 from sweep.analysis.figures import FIGURES
-from sweep.analysis.sh00 import EXPERIMENTS
+from sweep.config.files import group_options
+from sweep.papers.sh00.figures import EXPERIMENTS
 
 matplotlib.use("Agg")
-CONF = Path(__file__).resolve().parents[2] / "conf" / "experiment"
 QUICK = ["engine.backend=serial", "progress=false", "stop.jobs=3000", "stop.warmup=300", "replications=2",
          "grid.load=[0.3,0.6]"]
 
 
 def test_every_sh00_preset_has_a_figure():
-    presets = {p.stem for p in CONF.glob("sh00_*.yaml")}
+    presets = {name for name in group_options("experiment") if name.startswith("sh00_")}
     assert set(EXPERIMENTS) <= presets  # the paper's figures; the other presets draw their own
     assert presets <= set(FIGURES)
 

@@ -1,4 +1,4 @@
-"""The presets (conf/experiment/ipg00_*.yaml) compose, expand, run and draw their figures."""
+"""CSSE00's presets (sweep/papers/ipg00/conf/experiment/) compose, expand, run and draw their figures."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 
 import sweep
 from sweep.analysis.figures import write_figures
-from sweep.analysis.ipg00_balancing import PAPER, np_table
 from sweep.config.compose import compose
 from sweep.config.grid import expand
+from sweep.papers.ipg00.balancing import PAPER, np_table
 
 PRESETS = {  # preset -> (workload, swept axes with their sizes)
     "ipg00_table2": ("lb_symmetric", {"policy": 4, "topology": 4}),

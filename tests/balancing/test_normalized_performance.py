@@ -4,7 +4,7 @@ NP = (T_noLB − T_bal) / (T_noLB − T_opt), T_opt = W / P: here T_noLB and T_b
 come from two separate runs of the kernel (``no_balancing`` and the policy) on
 the task set drawn from the replication's generator, and must equal what
 ``Family.simulate`` reports from its one paired run. The claims about Tables 2–4
-are records in ``sweep/reproduce/papers/ipg00.yaml``.
+are records in ``sweep/papers/ipg00/claims.yaml``.
 """
 
 from __future__ import annotations

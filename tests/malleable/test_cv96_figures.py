@@ -1,7 +1,6 @@
-"""sweep/analysis/cv96.py: every cv96 experiment has a registered figure, one drawn end to end;
+"""sweep/papers/cv96/figures.py: every cv96 experiment has a registered figure, one drawn end to end;
 CI bars and saturated points on a hand-made Dataset; Figures 1–3's statements (CV96 §2.1, §3.2)."""
 
-from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -9,14 +8,14 @@ import pytest
 import xarray as xr
 
 import sweep
-from sweep.analysis import cv96
 from sweep.analysis.figures import FIGURES, _load_studies
+from sweep.config.files import group_options
+from sweep.papers.cv96 import figures as cv96
 from sweep.workloads.speedup import Eq5
 
 matplotlib.use("Agg")
 
-EXPERIMENTS = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "conf" / "experiment")
-                     .glob("cv96_*.yaml"))
+EXPERIMENTS = [name for name in group_options("experiment") if name.startswith("cv96_")]
 
 
 def test_every_cv96_experiment_has_a_figure():

@@ -7,7 +7,7 @@ import pytest
 
 import sweep
 from sweep.analysis.figures import FIGURES, write_figures
-from sweep.analysis.ipg00_mapping import PAPER, gantt, paper_column
+from sweep.papers.ipg00.mapping import PAPER, gantt, paper_column
 
 matplotlib.use("Agg")
 

@@ -1,5 +1,5 @@
 """CV96's saturation readings: a sign test over replications decides whether a point is saturated
-(sweep.analysis.cv96.saturation_test), a ratio at a point the test cannot call is undecided and asks
+(sweep.papers.cv96.figures.saturation_test), a ratio at a point the test cannot call is undecided and asks
 for eight replications, and rounds go to exactly those points (sweep-reproduce's _next_round)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from sweep.analysis.cv96 import saturation_test
+from sweep.papers.cv96.figures import saturation_test
 from sweep.reproduce.claims import Claim, Expectation, judge
 from sweep.reproduce.cli import _undecided_points
 from sweep.reproduce.quantities import QUANTITIES

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from sweep.analysis.ipg00_mapping import growth_exponent
+from sweep.papers.ipg00.mapping import growth_exponent
 from sweep.reproduce.quantities import QUANTITIES
 
 SIZES = np.array([100, 300, 600, 1000])

@@ -1,4 +1,4 @@
-"""TF99's presets (conf/experiment/tf99_*.yaml) compose, expand and run."""
+"""TF99's presets (sweep/papers/tf99/conf/experiment/tf99_*.yaml) compose, expand and run."""
 
 from __future__ import annotations
 

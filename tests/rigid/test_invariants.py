@@ -128,7 +128,7 @@ def _yearly_wait(kth, policy, processors):
     return float((schedule(jobs, policy, NoParams()) - jobs.submit).mean())
 
 
-#: "About" as the noise floor of a yearly wait (sweep/reproduce/quantities/tf99.py, tf99_noise): 0.9%.
+#: "About" as the noise floor of a yearly wait (sweep/papers/tf99/quantities.py, tf99_noise): 0.9%.
 ABOUT = 0.009
 OUTSIDE = pytest.mark.xfail(strict=True, reason="conservative at 100 processors waits 7163 s, 2.3% "
                             "above the independent simulators' 6.7-7.0 ks; cause not established")
@@ -142,7 +142,7 @@ def test_yearly_wait_on_kth(kth, policy, processors, low, high):
     1.9–2.1 ks at 128 processors and about 6.7–7.0 ks at 100 (reproduction/tf99.md);
     "about" is the noise floor, 0.9%. Measured (monthly, kill): EASY 1890 s / 6659 s,
     conservative 2015 s / 7163 s. (TF99 itself prints 2401 s for conservative at 128:
-    claim ``tf99:table1.conservative_baseline`` of sweep/reproduce/papers/tf99.yaml.)
+    claim ``tf99:table1.conservative_baseline`` of sweep/papers/tf99/claims.yaml.)
     """
     wait = _yearly_wait(kth, policy, processors)
     print(f"{policy} at {processors} processors: yearly average wait {wait:.1f} s")

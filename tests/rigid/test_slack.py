@@ -1,7 +1,7 @@
 """Slack-based priority backfilling (Talby & Feitelson 1999, TF99 §2): hand schedules and a KTH month.
 
 The paper's claims on the KTH year (§3.2–3.3, Tables 1–5) are records of
-sweep/reproduce/papers/tf99.yaml, judged by ``sweep-reproduce``.
+sweep/papers/tf99/claims.yaml, judged by ``sweep-reproduce``.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ def configured_size(pws, others, cap, processors):
 
     ``others`` is ``S``, the configured sizes of the jobs already in the system;
     ``cap`` is ``min(N_j, P)``. (Figure 1 of the paper plots it against ``S``:
-    :func:`sweep.analysis.cv96.figure1`.)
+    :func:`sweep.papers.cv96.figures.figure1`.)
     """
     w = min(pws, processors)
     return min(cap, max(1.0, np.floor(w / (others + w) * processors + 0.5)))

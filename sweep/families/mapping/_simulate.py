@@ -13,7 +13,7 @@ longest of them: per task ``task_weight``, ``task_processor``,
 ``task_start``, ``task_finish``; per edge ``edge_src``, ``edge_dst``,
 ``edge_data``; per processor ``processor_speed``; per link ``link_a``,
 ``link_b``, ``link_bandwidth`` — enough to replay the instance elsewhere and to
-draw a Gantt chart (``sweep.analysis.ipg00_mapping.gantt``).
+draw a Gantt chart (``sweep.papers.ipg00.mapping.gantt``).
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ A quantity is a function ``(datasets, **args) -> DataArray`` registered with
 come from the claim's record. It returns one value per remaining label with
 its confidence interval as ``low``/``high`` coordinates
 (:func:`sweep.analysis.confidence_interval`, :func:`sweep.analysis.ratio`).
-Every module of this package is imported on first use, so a paper's own
-quantities live in ``quantities/<paper>.py`` and are found without a list.
+Every module of this package and of every paper's package (:mod:`sweep.papers`) is
+imported on first use, so a paper's own quantities live in its package
+(``sweep/papers/<key>/quantities.py``) and are found without a list.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pkgutil
 from collections.abc import Callable, Mapping
 
 import xarray as xr
+
+from sweep.config.files import paper_modules
 
 Quantity = Callable[..., xr.DataArray]
 
@@ -30,6 +33,8 @@ class _Registry(dict):
             type(self)._loaded = True
             for module in pkgutil.iter_modules(__path__):
                 importlib.import_module(f"{__name__}.{module.name}")
+            for module in paper_modules():
+                importlib.import_module(module)
 
     def __contains__(self, name: object) -> bool:
         self._load()

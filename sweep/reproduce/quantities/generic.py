@@ -16,7 +16,7 @@ from sweep.reproduce.quantities import quantity
 from sweep.stats.intervals import single_run_halfwidth
 
 
-def _selected(da: xr.DataArray, select: Mapping[str, Any] | None) -> xr.DataArray:
+def selected(da: xr.DataArray, select: Mapping[str, Any] | None) -> xr.DataArray:
     """``da`` at the labels of ``select`` (a list keeps the dimension), length-one dims dropped; the
     interval (``low``/``high``/``halfwidth``) kept also where no dimension remains."""
     for dim, value in (select or {}).items():
@@ -38,7 +38,7 @@ def mean(datasets: Mapping[str, xr.Dataset], preset: str, variable: str,
     own = f"{variable}_hw90"
     if own in ds and "replication" in ds[own].dims:
         estimate = single_run_halfwidth(estimate, ds[variable], ds[own])
-    return _selected(estimate, select)
+    return selected(estimate, select)
 
 
 @quantity
@@ -51,7 +51,7 @@ def ratio(datasets: Mapping[str, xr.Dataset], preset: str, policy: str | Sequenc
     if not isinstance(baseline, str):
         return xr.concat([ratio(datasets, preset, policy, one, variable, dim, select) for one in baseline],
                          "baseline", coords="all").assign_coords(baseline=list(baseline))
-    return _selected(label_ratio(datasets[preset], baseline, dim=dim, var=variable).sel({dim: policy}),
+    return selected(label_ratio(datasets[preset], baseline, dim=dim, var=variable).sel({dim: policy}),
                      select)
 
 
@@ -63,7 +63,7 @@ def difference(datasets: Mapping[str, xr.Dataset], preset: str, policy: str, bas
     paired = da.sel({dim: policy}, drop=True) - da.sel({dim: baseline}, drop=True)
     out = confidence_interval(paired) if "replication" in paired.dims else \
         with_interval(paired, xr.zeros_like(paired), 0.90)
-    return _selected(out, select)
+    return selected(out, select)
 
 
 def _relative_halfwidth(da: xr.DataArray) -> xr.DataArray:
@@ -104,5 +104,5 @@ def spread(datasets: Mapping[str, xr.Dataset], presets: Sequence[str], variable:
 def saturated_fraction(datasets: Mapping[str, xr.Dataset], preset: str,
                        select: Mapping[str, Any] | None = None) -> xr.DataArray:
     """The fraction of runs (points × replications) marked ``saturated``, at ``select``."""
-    saturated = _selected(datasets[preset]["saturated"], select).astype(np.float64)
+    saturated = selected(datasets[preset]["saturated"], select).astype(np.float64)
     return saturated.mean()

@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from sweep.analysis._plot import POLICY_LABELS, curves, panels, squeeze_point
 from sweep.analysis.figures import figure
+from sweep.analysis.plotting import POLICY_LABELS, curves, panels, squeeze_point
 
 #: experiment -> (drawing kind, title)
 EXPERIMENTS = {

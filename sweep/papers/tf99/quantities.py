@@ -26,7 +26,7 @@ import numpy as np
 import xarray as xr
 
 from sweep.analysis.compare import with_interval
-from sweep.analysis.tf99 import measured
+from sweep.papers.tf99.figures import measured
 from sweep.reproduce.quantities import quantity
 
 Datasets = Mapping[str, xr.Dataset]

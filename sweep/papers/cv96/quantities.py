@@ -3,12 +3,12 @@
 Every CV96 claim compares mean response times of policies on the same jobs
 (common random numbers), as the paper's Figures 5–11 plot them over EQS's.
 On one replication the ratio's 90% interval combines the two means' batch-means
-intervals as if independent, as :func:`sweep.analysis.cv96.ratio_interval` does
+intervals as if independent, as :func:`sweep.papers.cv96.figures.ratio_interval` does
 for the figures. On several independent replications (``sweep-reproduce`` adds
 them to undecided claims) it is the delta-method interval of the ratio of
 replication means, paired by replication (:func:`sweep.analysis.ratio`), which
 covers the spread between runs. A point's saturation is read by the sign test of
-:func:`sweep.analysis.cv96.saturation_test` over its replications: a saturated point has no
+:func:`sweep.papers.cv96.figures.saturation_test` over its replications: a saturated point has no
 finite mean response, its ratio is ``inf`` where the baseline is stable, ``0`` where only the
 baseline is saturated, NaN where both are; a point the test cannot call (one run flagged, or 2 to
 6 of 8) is undecided (NaN), and the reading asks for :data:`SATURATION_REPLICATIONS`
@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from sweep.analysis import cv96, ratio
+from sweep.analysis import ratio
 from sweep.analysis.compare import with_interval, without_interval
+from sweep.papers.cv96 import figures as cv96
 from sweep.reproduce.quantities import quantity
 
 #: The two highest loads of the paper's grid, where "saturates before" is read (``saturates_before``).
@@ -123,7 +124,7 @@ def ratio_change(datasets: Mapping[str, xr.Dataset], presets: list[str], policy:
 
 
 def _flags(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray]:
-    """Per point: saturated beyond doubt, and undecided (:func:`sweep.analysis.cv96.saturation_test`)."""
+    """Per point: saturated beyond doubt, and undecided (:func:`.figures.saturation_test`)."""
     saturated, undecided = cv96.saturation_test(ds)
     return _one(saturated), _one(undecided)
 

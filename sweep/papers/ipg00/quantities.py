@@ -5,7 +5,7 @@ Table 1 (§2.1) compares how mapping time grows with the number of tasks M
 case (:func:`smallest_ratio`); Tables 2–7 order policies and topologies
 (:func:`versus_others`, :func:`share_ahead`) and compare gains between
 workloads (:func:`gain_lead`). Each selects from the presets' Datasets and
-calls analysis code; the claims are in ``sweep/reproduce/papers/ipg00.yaml``.
+calls analysis code; the claims are in ``sweep/papers/ipg00/claims.yaml``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import numpy as np
 import xarray as xr
 
 from sweep.analysis.compare import with_interval, without_interval
-from sweep.analysis.ipg00_mapping import growth_exponent as fitted_growth_exponent
+from sweep.papers.ipg00.mapping import growth_exponent as fitted_growth_exponent
 from sweep.reproduce.quantities import quantity
-from sweep.reproduce.quantities.generic import _selected, difference
+from sweep.reproduce.quantities.generic import difference, selected
 
 
 @quantity
@@ -28,8 +28,8 @@ def growth_exponent(datasets: Mapping[str, xr.Dataset], preset: str, policy: str
                     select: Mapping[str, Any] | None = None) -> xr.DataArray:
     """b of ``variable ∝ dim^b`` for ``policy`` (CSSE00 §2.1, Table 1's T_c against M), or its ratio
     to ``relative_to``'s b, with a 90% bootstrap interval
-    (:func:`sweep.analysis.ipg00_mapping.growth_exponent`)."""
-    da = _selected(datasets[preset][variable], select)
+    (:func:`sweep.papers.ipg00.mapping.growth_exponent`)."""
+    da = selected(datasets[preset][variable], select)
     fitted = fitted_growth_exponent(da, dim=dim, center=center, relative_to=relative_to)
     return fitted.sel(policy=policy)
 
@@ -43,10 +43,10 @@ def smallest_ratio(datasets: Mapping[str, xr.Dataset], preset: str, policy: str,
     ``baseline_plus``, that variable of the baseline is added to its ``variable`` (Table 1's T_cm:
     Cluster-M's mapping and its clustering of the system graph). The extreme of the sample itself,
     so no interval."""
-    da = _selected(datasets[preset][variable], select)
+    da = selected(datasets[preset][variable], select)
     bottom = da.sel(policy=baseline, drop=True)
     if baseline_plus is not None:
-        bottom = bottom + _selected(datasets[preset][baseline_plus], select).sel(policy=baseline, drop=True)
+        bottom = bottom + selected(datasets[preset][baseline_plus], select).sel(policy=baseline, drop=True)
     least = (da.sel(policy=policy, drop=True) / bottom).min("replication")
     return least.rename(f"{variable}_smallest_ratio")
 

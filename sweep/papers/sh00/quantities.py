@@ -16,7 +16,7 @@ import xarray as xr
 from sweep.analysis import confidence_interval, ratio, size_class_means
 from sweep.analysis.compare import with_interval, without_interval
 from sweep.reproduce.quantities import quantity
-from sweep.reproduce.quantities.generic import _selected
+from sweep.reproduce.quantities.generic import selected
 
 
 @quantity
@@ -31,7 +31,7 @@ def consecutive_ratios(datasets: Mapping[str, xr.Dataset], preset: str, order: S
              for before, after in zip(order[:-1], order[1:], strict=True)]
     out = xr.concat(pairs, "pair", coords="all").assign_coords(
         pair=[f"{a}/{b}" for a, b in zip(order[:-1], order[1:], strict=True)])
-    return _selected(out, select)
+    return selected(out, select)
 
 
 @quantity
@@ -47,7 +47,7 @@ def best_of(datasets: Mapping[str, xr.Dataset], preset: str, among: Sequence[str
         ratios = ratio(ds, policy, var=variable).sel(policy=list(among))
         lowest = ratios.isel(policy=without_interval(ratios).argmin("policy"))
         out.append(lowest.drop_vars("policy").assign_coords(policy=policy))
-    return _selected(xr.concat(out, "policy", coords="all") if len(out) > 1 else out[0], select)
+    return selected(xr.concat(out, "policy", coords="all") if len(out) > 1 else out[0], select)
 
 
 @quantity
@@ -57,7 +57,7 @@ def host_1_share_minus_half_load(datasets: Mapping[str, xr.Dataset], preset: str
     share's 90% interval: within ±0.1 means the rule roughly fits the curve of Figure 5."""
     share = confidence_interval(datasets[preset]["host_load_fraction"].sel(host=0, drop=True))
     half_load = share["load"] / 2
-    return _selected(with_interval(without_interval(share) - half_load, share["halfwidth"], 0.90), select)
+    return selected(with_interval(without_interval(share) - half_load, share["halfwidth"], 0.90), select)
 
 
 @quantity
@@ -67,7 +67,7 @@ def short_over_long_slowdown(datasets: Mapping[str, xr.Dataset], preset: str, po
     largest size it sent to host 1), from per-job arrays (``record_jobs=true``), paired by
     replication with its 90% delta-method interval. SH00 §4.1: 1 under SITA-U-fair ("the mean
     slowdown of short jobs is equal to the mean slowdown of long jobs")."""
-    ds = _selected(datasets[preset].sel(policy=policy, drop=True), select)
+    ds = selected(datasets[preset].sel(policy=policy, drop=True), select)
     if set(ds["size"].dims) != {"replication", "job"}:
         raise ValueError(f"short_over_long_slowdown needs one point of {preset}; select one load "
                          f"(dims {dict(ds.sizes)})")
