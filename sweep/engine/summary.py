@@ -130,7 +130,7 @@ def grid_table(dataset: xr.Dataset, grid: Grid, variable: str) -> str:
         return ""
     estimate = confidence_interval(values, "replication", LEVEL) if "replication" in values.dims else values
     saturated = (dataset["saturated"].any([d for d in dataset["saturated"].dims if d not in _grid_dims(grid)])
-                 if "saturated" in dataset else xr.zeros_like(values, dtype=bool))
+                 if "saturated" in dataset else xr.zeros_like(estimate, dtype=bool))
     column = "load" if "load" in swept else swept[-1]
     rows = [dim for dim in swept if dim != column]
     corner = f"{', '.join(rows)} \\ {column}" if rows else column

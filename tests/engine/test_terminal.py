@@ -57,6 +57,15 @@ def test_a_small_sweep_shows_its_headline_over_the_grid(capsys, tmp_path):
     assert [cell.strip() for cell in row.split("  ")[1:] if cell.strip()] == want
 
 
+def test_a_family_without_a_saturated_flag_shows_its_grid(capsys, tmp_path):
+    """Mapping records no ``saturated``: the table has no stars, and no crash (two mappers on the
+    command line used to end in "truth value of an array ... is ambiguous")."""
+    title, header, row, summary = _run(capsys, tmp_path, "grid.policy=[etf,heft]", "engine.backend=serial")
+    assert title == "makespan (time units): mean ± 90% half-width over replications"
+    assert header.split() == ["policy", "etf", "heft"] and row.split()[0] == "makespan" and "*" not in row
+    assert summary.startswith("sweep: 2 points x 2 replications")
+
+
 def test_the_summary_line_is_the_last_thing_shown_after_the_progress_bar(capsys, tmp_path):
     """With the progress bar on, the bar is erased at the end: the summary is the last line drawn
     (issue 29: the bar was redrawn below it)."""
