@@ -30,7 +30,6 @@ from sweep.families.balancing._core import make_sim
 from sweep.families.balancing._machine import machine_of
 from sweep.families.balancing._tasks import draw_tasks, workload_of
 
-CONF = Path(__file__).resolve().parents[1] / "conf"
 TOPOLOGIES = ("mesh", "hypercube", "fully_connected", "workstations")
 
 

@@ -16,14 +16,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from pathlib import Path
 
 import numpy as np
 
 from sweep.config.compose import load_option
 from sweep.families import Point, StopRule, load_families
-
-CONF = Path(__file__).resolve().parents[1] / "conf"
 
 
 def _point(policy: str, workload: str, load: float) -> Point:

@@ -19,6 +19,7 @@ from omegaconf import OmegaConf
 
 from sweep.config import schema
 from sweep.config.compose import ConfigError, compose, conf_dir, group_options, load_option, plain
+from sweep.config.files import config_dirs, paper_folders
 from sweep.config.grid import expand
 from sweep.families import all_policies, load_families
 from sweep.families.malleable import _workload as malleable_workload
@@ -29,7 +30,7 @@ from sweep.workloads.named import C90_PARAMETERS, J90_PARAMETERS
 
 CONF = conf_dir()
 POLICY_FILES = sorted((CONF / "policy").glob("*.yaml"))
-WORKLOAD_FILES = sorted((CONF / "workload").glob("*.yaml"))
+WORKLOAD_FILES = sorted(path for folder in config_dirs() for path in (folder / "workload").glob("*.yaml"))
 
 
 def _raw(path: Path) -> dict[str, Any]:
@@ -121,7 +122,8 @@ def test_the_cv96_workloads_are_malleable_synthetic_with_their_differences():
     base = load_option("workload", "malleable_synthetic")
     fig6a = load_option("workload", "cv96_fig6a")
     assert {**fig6a, "name": base["name"]} == base  # Figure 6(a) is the synthetic default
-    figures = sorted((CONF / "workload").glob("cv96_fig*.yaml"))
+    figures = sorted((paper_folders()["cv96"] / "conf" / "workload").glob("cv96_fig*.yaml"))
+    assert len(figures) == 13
     for path in figures:  # the synthetic model, or a figure's workload it varies (cv96_fig6a_cwn2)
         assert _extends(path, "workload") in {"option:malleable_synthetic",
                                               *(f"option:{p.stem}" for p in figures)}, path.name

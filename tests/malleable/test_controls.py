@@ -1,7 +1,6 @@
 """Control variates of the malleable family: the processor-sharing twin and its known mean (issue 5)."""
 
 import functools
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +10,6 @@ from sweep.families import Point, StopRule
 from sweep.families.malleable._controls import control_means, processor_sharing_response
 from sweep.families.malleable._simulate import simulate, validate
 
-CONF = Path(__file__).resolve().parents[2] / "conf"
 PS = {"name": "ps", "kind": "malleable", "parallelism": 128, "demand_mean": 1000.0, "demand_scv": 100.0,
       "demand_growth": "none", "demand_normalise": True, "speedup": {"model": "linear"}}
 BOTH = ["demand", "processor_sharing"]

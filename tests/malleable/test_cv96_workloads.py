@@ -1,11 +1,11 @@
 """The cv96_* workloads of CV96 §4 (issue 5): Distribution 4's NASA table, eqs. 12–14, arrivals."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from sweep.config.compose import load_option
+from sweep.config.files import group_options
 from sweep.families.malleable._overheads import draw_eq13
 from sweep.families.malleable._workload import NASA_IPSC, PARALLELISM, _nasa_ipsc, make_jobs
 from sweep.workloads.distributions import Hyperexp2
@@ -13,8 +13,7 @@ from sweep.workloads.speedup import execution_time
 
 from .test_workload import overall_cv
 
-CONF = Path(__file__).resolve().parents[2] / "conf" / "workload"
-NAMES = sorted(p.stem for p in CONF.glob("cv96_*.yaml"))
+NAMES = [name for name in group_options("workload") if name.startswith("cv96_")]
 
 
 def load(name):

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 from sweep.config.compose import compose_group_option, load_option
+from sweep.config.files import config_dirs
 from sweep.workloads.config import WORKLOAD_KINDS, make_distribution, validate_workload
 from sweep.workloads.distributions import Empirical, Hyperexp2
 from sweep.workloads.named import PACKAGE_ROOT, trace_sizes
 
-ALL_CONFIGS = sorted((PACKAGE_ROOT / "conf" / "workload").glob("*.yaml"))
+ALL_CONFIGS = sorted(path for folder in config_dirs() for path in (folder / "workload").glob("*.yaml"))
 EXPECTED_MEANS = {
     "exponential": 1.0,
     "hyperexp2": 1.0,
