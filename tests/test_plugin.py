@@ -37,6 +37,34 @@ def test_installed_package_adds_a_policy_that_sweeps_run(tmp_path):
     assert float(response.sel(policy="idle_first")) < 0.8 * float(response.sel(policy="round_robin"))
 
 
+EXAMPLE_PAPER = Path(__file__).resolve().parents[1] / "examples" / "kleinrock75"
+
+
+def test_an_installed_package_adds_a_paper_that_sweep_reproduce_judges(tmp_path):
+    """Issue 31: ``examples/kleinrock75`` (docs/adding-a-paper.md) declares a paper in the
+    ``sweep.papers`` entry point group. Installed elsewhere, its preset composes, its figure is
+    drawn and its claim is judged with sweep's own papers' machinery: the M/M/1 mean time in
+    system at rho = 0.5 and 0.8 within the printed 2 and 5 (Kleinrock 1975 §3.2), reproduced."""
+    import csv
+
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
+                    str(EXAMPLE_PAPER)], check=True, capture_output=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), os.environ.get("PYTHONPATH", "")]),
+           "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+    out = tmp_path / "report"
+    reproduce = [sys.executable, "-m", "sweep.reproduce.cli", "--paper", "kleinrock75", "--quick",
+                 "--workers", "1", "--no-progress", "--out", str(out)]
+    result = subprocess.run(reproduce, env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "kleinrock75: 1 claims: 1 reproduced" in result.stderr
+    with (out / "claims.csv").open() as rows:
+        (row,) = csv.DictReader(rows)
+    assert (row["id"], row["verdict"], row["expected"]) == \
+        ("mm1.mean_time_in_system", "reproduced", "reproduced")
+    assert (out / "figures" / "kleinrock75_mm1.png").is_file()
+
+
 def _fake_distribution(site: Path, name: str, entry_points: str, modules: dict[str, str]) -> None:
     """An installed package as importlib.metadata finds it: a ``.dist-info`` folder and its modules."""
     info = site / f"{name}-0.1.dist-info"
@@ -74,3 +102,24 @@ def test_a_broken_or_clashing_plugin_is_left_out_with_one_line_and_breaks_no_oth
     assert refused.returncode == 2
     assert refused.stderr.splitlines()[-1].startswith("sweep: error: unknown policy 'broken'")
     assert "broken_plugin" in refused.stderr
+
+
+def test_an_installed_paper_that_cannot_be_one_is_left_out_with_one_line(tmp_path):
+    """A ``sweep.papers`` entry naming no installed package, a package without claims.yaml, or
+    a key sweep's own papers take is left out with one line; sweep's papers are all still found."""
+    site = tmp_path / "site"
+    entries = "[sweep.papers]\nmissing = no_such_package\nno_claims = empty_paper\ncv96 = other_cv96\n"
+    _fake_distribution(site, "papers_plugin", entries, {})
+    (site / "empty_paper").mkdir()
+    (site / "empty_paper" / "__init__.py").write_text("")
+    (site / "other_cv96").mkdir()
+    (site / "other_cv96" / "claims.yaml").write_text("paper: cv96\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    listing = "from sweep.config.files import paper_folders; print(sorted(paper_folders()))"
+    result = subprocess.run([sys.executable, "-c", listing], env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['cv96', 'ipg00', 'sh00', 'tf99']"
+    assert result.stderr.splitlines() == [
+        "sweep: paper 'missing = no_such_package' left out: its package is not installed",
+        "sweep: paper 'no_claims = empty_paper' left out: its package holds no claims.yaml",
+        "sweep: paper 'cv96 = other_cv96' left out: paper 'cv96' exists already"]

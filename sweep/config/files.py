@@ -23,19 +23,46 @@ def conf_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "conf"
 
 
+#: The entry point group through which an installed package adds a paper: ``<key> = <package>``,
+#: the package holding the paper's ``claims.yaml``, ``conf/`` and modules (docs/adding-a-paper.md).
+PAPER_GROUP = "sweep.papers"
+
+
+@functools.cache
+def paper_packages() -> dict[str, tuple[str, Path]]:
+    """Each paper's package by key, as (module name, folder): sweep's own (:mod:`sweep.papers`: the
+    folders of ``sweep/papers`` holding a ``claims.yaml``), then those installed packages declare
+    in :data:`PAPER_GROUP`. Found without importing them; an installed paper whose package cannot
+    be found, holds no ``claims.yaml`` or takes a key already taken is left out with one line on
+    stderr (as a policy plugin is), and every other paper still runs."""
+    own = Path(__file__).resolve().parents[1] / "papers"
+    found = {claims.parent.name: (f"sweep.papers.{claims.parent.name}", claims.parent)
+             for claims in sorted(own.glob("*/claims.yaml"))}
+    for entry in entry_points(group=PAPER_GROUP):
+        folder = _installed_folder(entry.value)
+        why = ("its package is not installed" if folder is None
+               else "its package holds no claims.yaml" if not (folder / "claims.yaml").is_file()
+               else f"paper {entry.name!r} exists already" if entry.name in found else None)
+        if why:
+            import sys
+
+            print(f"sweep: paper '{entry.name} = {entry.value}' left out: {why}", file=sys.stderr)
+        else:
+            found[entry.name] = (entry.value, folder)
+    return found
+
+
 def paper_folders() -> dict[str, Path]:
-    """Each paper's package (:mod:`sweep.papers`) by key: the folders of ``sweep/papers`` holding a
-    ``claims.yaml``, found without importing them."""
-    papers = Path(__file__).resolve().parents[1] / "papers"
-    return {claims.parent.name: claims.parent for claims in sorted(papers.glob("*/claims.yaml"))}
+    """Each paper's package folder by key (:func:`paper_packages`)."""
+    return {key: folder for key, (_, folder) in paper_packages().items()}
 
 
 def paper_modules() -> list[str]:
-    """The modules of every paper package (``sweep.papers.<key>.<module>``, none named ``_*``): importing
-    them registers the papers' figures and quantities."""
+    """The modules of every paper's package (``<package>.<module>``, none named ``_*``): importing them
+    registers the papers' figures and quantities."""
     import pkgutil
 
-    return [f"sweep.papers.{key}.{module.name}" for key, folder in paper_folders().items()
+    return [f"{package}.{module.name}" for package, folder in paper_packages().values()
             for module in pkgutil.iter_modules([str(folder)]) if not module.name.startswith("_")]
 
 
@@ -70,16 +97,27 @@ def _search_path_dirs(entries: Sequence[str]) -> tuple[Path, ...]:
 def _package_folder(entry: str) -> Path:
     """The folder of ``pkg://package/sub/folder``, found without importing (running) the package: only
     an installed package's folder that holds YAML configs may be searched (issue 30 §2)."""
-    import importlib.util
-
-    top, *inner = entry.removeprefix("pkg://").replace(".", "/").strip("/").split("/")
-    spec = importlib.util.find_spec(top) if top.isidentifier() else None
-    if spec is None or not spec.submodule_search_locations:
+    package = entry.removeprefix("pkg://").replace("/", ".").strip(".")
+    folder = _installed_folder(package)
+    if folder is None:
+        top = package.split(".")[0]
         raise ConfigError(f"hydra.searchpath: {entry!r}: {top!r} is not an installed package")
-    folder = Path(next(iter(spec.submodule_search_locations)), *inner)
     if not folder.is_dir() or not any(folder.rglob("*.yaml")):
         raise ConfigError(f"hydra.searchpath: {entry!r} is not a package folder holding YAML configs")
     return folder
+
+
+def _installed_folder(package: str) -> Path | None:
+    """The folder of the installed package (or a folder within it) ``top.sub.folder``, found without
+    importing anything: ``top`` is looked up on the path, the rest is joined as folders; None
+    where ``top`` is not an installed package."""
+    import importlib.util
+
+    top, *inner = package.split(".")
+    spec = importlib.util.find_spec(top) if top.isidentifier() else None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)), *inner)
 
 
 def split_search_path(overrides: Sequence[str]) -> tuple[list[str], list[str]]:
