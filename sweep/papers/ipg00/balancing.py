@@ -3,7 +3,7 @@
 Campos, Silva, Scherson & Eshaghian (2000), §2.2: NP of the gradient model,
 sender-initiated diffusion, the central job dispatcher and Rate of Change on
 four topologies, in three scenarios. One drawing function per preset
-(``conf/experiment/ipg00_table*.yaml``, ``ipg00_roc_sensitivity.yaml``),
+(``conf/experiment/ipg00_table*.yaml``, ``ipg00_roc_sensitivity.yaml``, ``ipg00_sampling.yaml``),
 registered with :func:`~sweep.analysis.figures.figure`. Measured NP (mean over
 replications, 90% Student-t interval) as solid bars, the paper's printed
 values (:data:`PAPER`) as hatched bars beside them.
@@ -113,3 +113,30 @@ def roc_sensitivity(ds: xr.Dataset) -> dict[str, Figure]:
     ax.set_title("Rate of Change: sensitivity to ND and HT (stable scenario, mesh)")
     ax.legend(fontsize=8)
     return {"ipg00_roc_sensitivity": fig}
+
+
+#: The sampling preset's panels: variable, axis label.
+_SAMPLING_PANELS = (("normalized_performance", "normalized performance NP"),
+                    ("mean_idle_fraction", "PE-time idle"),
+                    ("messages", "control messages per run"))
+
+
+@figure("ipg00_sampling")
+def sampling(ds: xr.Dataset) -> dict[str, Figure]:
+    """CSSE00 §3.2.1's trade-off: RoC's NP, idle PE-time and messages against its sample interval
+    (means over replications, 90% intervals)."""
+    fig = Figure(figsize=(11, 3.4))
+    for ax, (variable, label) in zip(fig.subplots(1, 3), _SAMPLING_PANELS, strict=True):
+        da = ds[variable]
+        for dim in [d for d in da.dims if d not in ("interval", "replication")]:
+            da = da.isel({dim: 0}, drop=True)
+        est = confidence_interval(da.astype(float), "replication")
+        ax.errorbar(est["interval"].values, est.values, yerr=np.nan_to_num((est["high"] - est).values),
+                    marker="o", ms=4, capsize=2, color=_COLORS[3])
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(est["interval"].values, [str(v) for v in est["interval"].values])
+        ax.set_xlabel("sample interval (slices)")
+        ax.set_ylabel(label)
+    fig.suptitle("Rate of Change: finer sampling against its overhead (unstable scenario, mesh)")
+    fig.tight_layout()
+    return {"ipg00_sampling": fig}

@@ -99,28 +99,30 @@ def growth_exponent(da: xr.DataArray, dim: str = "size", center: str = "median",
                                                         skipna=False).drop_vars("quantile"))
 
 
-def _by_size(da: xr.DataArray) -> xr.DataArray:
-    """``da`` over (policy, size, replication): other length-one dimensions dropped."""
-    for dim in [d for d in da.dims if d not in ("policy", "size", "replication")]:
-        if da.sizes[dim] != 1:
-            raise ValueError(f"cannot draw {da.name} with {da.sizes[dim]} values of {dim!r}: select one")
-        da = da.isel({dim: 0}, drop=True)
+def _along(da: xr.DataArray, dim: str) -> xr.DataArray:
+    """``da`` over (policy, ``dim``, replication): other length-one dimensions dropped."""
+    for other in [d for d in da.dims if d not in ("policy", dim, "replication")]:
+        if da.sizes[other] != 1:
+            raise ValueError(f"cannot draw {da.name} with {da.sizes[other]} values of {other!r}: select one")
+        da = da.isel({other: 0}, drop=True)
     return da
 
 
-def _panel(ax, ds: xr.Dataset, variable: str, ylabel: str, log: bool) -> None:
-    est = confidence_interval(_by_size(ds[variable]))
-    sizes = est["size"].values
+def _panel(ax, ds: xr.Dataset, variable: str, ylabel: str, log: bool, dim: str = "size") -> None:
+    """``variable`` against ``dim`` (tasks M, or processors N), one line per mapper; against M, Table
+    1's printed values beside."""
+    est = confidence_interval(_along(ds[variable], dim))
+    xs = est[dim].values
     for k, policy in enumerate(est["policy"].values):
         name = str(policy)
         line = est.sel(policy=policy)
-        ax.errorbar(sizes, line.values, yerr=np.nan_to_num(line["halfwidth"].values), capsize=2,
+        ax.errorbar(xs, line.values, yerr=np.nan_to_num(line["halfwidth"].values), capsize=2,
                     marker=MARKERS[k % len(MARKERS)], ms=4, label=LABELS.get(name, name))
         paper_sizes, values = paper_column(name)
-        if variable in values:
+        if dim == "size" and variable in values:
             ax.plot(paper_sizes, values[variable], ls="--", marker=MARKERS[k % len(MARKERS)], mfc="none",
                     color=ax.lines[-1].get_color(), label=f"{LABELS.get(name, name)} (CSSE00 Table 1)")
-    ax.set_xlabel("tasks M")
+    ax.set_xlabel({"size": "tasks M", "processors": "processors N"}.get(dim, dim))
     ax.set_ylabel(ylabel)
     if log:
         ax.set_yscale("log")
@@ -165,3 +167,21 @@ def gantt(ds: xr.Dataset, **select) -> Figure:
     ax.set_yticks(np.unique(proc))
     ax.invert_yaxis()
     return fig
+
+
+@figure("ipg00_mapping_n")
+def mapping_n(ds: xr.Dataset) -> dict[str, Figure]:
+    """Mapping operations and T_c against the system's size N (log-log), M fixed: the growth in N
+    that CSSE00 §2.1's O(M²) against MH's O(M²N³) is about."""
+    fig = Figure(figsize=(10, 4.2))
+    axes = fig.subplots(1, 2)
+    _panel(axes[0], ds, "mapping_operations", "mapping operations", log=True, dim="processors")
+    _panel(axes[1], ds, "mapping_seconds", "mapping time T_c (s)", log=True, dim="processors")
+    processors = ds["processors"].values
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_xticks(processors, [str(n) for n in processors])
+        ax.minorticks_off()
+    axes[0].legend(fontsize=8)
+    fig.suptitle("CSSE00 §2.1: mapping cost against the number of processors N (random systems, M fixed)")
+    return {"ipg00_mapping_n": fig}

@@ -24,13 +24,14 @@ from sweep.reproduce.quantities.generic import difference, selected
 
 @quantity
 def growth_exponent(datasets: Mapping[str, xr.Dataset], preset: str, policy: str, variable: str,
-                    center: str = "median", relative_to: str | None = None, dim: str = "size",
+                    center: str = "median", relative_to: str | None = None, along: str = "size",
                     select: Mapping[str, Any] | None = None) -> xr.DataArray:
-    """b of ``variable ∝ dim^b`` for ``policy`` (CSSE00 §2.1, Table 1's T_c against M), or its ratio
-    to ``relative_to``'s b, with a 90% bootstrap interval
-    (:func:`sweep.papers.ipg00.mapping.growth_exponent`)."""
+    """b of ``variable ∝ along^b`` for ``policy`` (CSSE00 §2.1: Table 1's T_c against the tasks M,
+    ``size``; or against the processors N, ``processors``), or its ratio to ``relative_to``'s b,
+    with a 90% bootstrap interval (:func:`sweep.papers.ipg00.mapping.growth_exponent`). (Not
+    ``dim``: a claim's ``dim`` names the axis its ``policy`` labels lie on.)"""
     da = selected(datasets[preset][variable], select)
-    fitted = fitted_growth_exponent(da, dim=dim, center=center, relative_to=relative_to)
+    fitted = fitted_growth_exponent(da, dim=along, center=center, relative_to=relative_to)
     return fitted.sel(policy=policy)
 
 
