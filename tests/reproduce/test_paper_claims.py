@@ -1,7 +1,9 @@
 """Every claim of every paper, judged on `sweep-reproduce --quick` (docs/design.md §9).
 
 The session runs the console script once (``sweep-reproduce --out <tmp> --quick``,
-in this process's environment, on a local Ray of two workers); the tests read its
+in this process's environment, in one process: ``--workers 1``, the cheapest on the suite's two
+cores, whose other test process has the second; the same verdicts as on Ray's pool, by the
+seeding contract); the tests read its
 report and Datasets. One test per claim (``<paper>:<claim id>``) asserts the
 verdict its record expects at quick precision, exactly (``quick_verdict``, else
 ``verdict``): a claim sliding from deviates to contradicted fails as surely as a
@@ -45,7 +47,7 @@ def reproduce(*args: str, timeout: float = 3600) -> subprocess.CompletedProcess:
 def quick(tmp_path_factory) -> Path:
     """The folder of one ``sweep-reproduce --quick`` run over every paper."""
     out = tmp_path_factory.mktemp("reproduce")
-    done = reproduce("--out", str(out), "--quick", "--workers", "2", "--no-progress")
+    done = reproduce("--out", str(out), "--quick", "--workers", "1", "--no-progress")
     assert done.returncode == 0, done.stderr[-3000:]
     return out
 
@@ -130,7 +132,7 @@ def test_a_rerun_reuses_the_finished_datasets_and_writes_the_pages(quick: Path, 
     before = (quick / "claims.csv").read_text()
     stamps = {p.name: p.stat().st_mtime_ns for p in (quick / "data").glob("*.nc")}
     started = time.perf_counter()
-    done = reproduce("--out", str(quick), "--quick", "--workers", "2", "--no-progress", "--check",
+    done = reproduce("--out", str(quick), "--quick", "--workers", "1", "--no-progress", "--check",
                      "--pages", str(tmp_path))
     assert done.returncode == 0, done.stderr[-3000:]
     assert {p.name: p.stat().st_mtime_ns for p in (quick / "data").glob("*.nc")} == stamps
@@ -197,7 +199,7 @@ def test_decided_verdicts_are_the_same_under_another_seed(quick: Path, tmp_path)
     seed: each claim decided under both seeds has the same verdict (docs/design.md §9)."""
     subset = _one_claim_per_quantity(quick)
     out = tmp_path / "seed"
-    done = reproduce("--out", str(out), "--quick", "--workers", "2", "--no-progress", "--seed", "7",
+    done = reproduce("--out", str(out), "--quick", "--workers", "1", "--no-progress", "--seed", "7",
                      *(f"--claim={name}" for name in subset))
     assert done.returncode == 0, done.stderr[-3000:]
     first, second = _verdicts(quick), _verdicts(out)
