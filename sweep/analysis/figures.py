@@ -1,9 +1,9 @@
 """Paper figures drawn from a sweep's Dataset, keyed by experiment name.
 
 A paper's package (``sweep/papers/sh00/figures.py``, ...; :mod:`sweep.papers`)
-registers one drawing function per experiment with :func:`figure`; the command line writes the figures of the
-experiment it ran next to the result file (``plots=true``, the default), as
-PNG and PDF.
+registers one drawing function per experiment with :func:`figure`; the command
+line writes the figures of the experiment it ran next to the result file
+(``plots=true``, the default), as PNG and PDF.
 """
 
 from __future__ import annotations

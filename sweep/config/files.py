@@ -7,6 +7,7 @@ config group and its options from here alone.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -44,8 +45,6 @@ def paper_packages() -> dict[str, tuple[str, Path]]:
                else "its package holds no claims.yaml" if not (folder / "claims.yaml").is_file()
                else f"paper {entry.name!r} exists already" if entry.name in found else None)
         if why:
-            import sys
-
             print(f"sweep: paper '{entry.name} = {entry.value}' left out: {why}", file=sys.stderr)
         else:
             found[entry.name] = (entry.value, folder)
