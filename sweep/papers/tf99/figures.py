@@ -223,19 +223,32 @@ def table2(ds: xr.Dataset) -> dict[str, Figure]:
     gain = gains(ds)
     factors = gain["slack_factor"].values
     paper = np.array([_paper_gain(PAPER["table2"].get(float(f), np.nan)) for f in factors])
+    return {"tf99_table2": _gain_figure(
+        [f"{f:g}" for f in factors], _beside_paper(gain, paper, _COLORS["slack"]), "slack factor SF",
+        {"loc": "lower right"},
+        "TF99 Table 2: slack backfilling's gain over conservative vs SF\n"
+        "(KTH SP2, 128 processors, AWT = 2401 s, AST, α = 1)\n" + _ci_note(ds))}
+
+
+def _beside_paper(gain: xr.DataArray, paper: np.ndarray, color: str) -> list:
+    """The two series of :func:`_bars` for one row: the measured gains with their 90% half-widths,
+    and the paper's printed ones, hatched."""
+    values = measured(gain.to_dataset(name="g"), "g").values
+    return [("measured", values, color, False, half_width(gain).values), ("paper", paper, color, True)]
+
+
+def _gain_figure(labels: list[str], series: list, xlabel: str, legend: dict, title: str) -> Figure:
+    """One panel of gains over conservative backfilling, measured and printed bars per label (Tables
+    2 and 4)."""
     fig = Figure(figsize=(7, 4.5))
     ax = fig.subplots()
-    _bars(ax, [f"{f:g}" for f in factors],
-          [("measured", measured(gain.to_dataset(name="g"), "g").values, _COLORS["slack"], False,
-            half_width(gain).values),
-           ("paper", paper, _COLORS["slack"], True)], "gain over conservative")
+    _bars(ax, labels, series, "gain over conservative")
     _percent(ax)
-    ax.set_xlabel("slack factor SF")
-    ax.legend(loc="lower right")
-    ax.set_title("TF99 Table 2: slack backfilling's gain over conservative vs SF\n"
-                 "(KTH SP2, 128 processors, AWT = 2401 s, AST, α = 1)\n" + _ci_note(ds), fontsize=9)
+    ax.set_xlabel(xlabel)
+    ax.legend(**legend)
+    ax.set_title(title, fontsize=9)
     fig.tight_layout()
-    return {"tf99_table2": fig}
+    return fig
 
 
 @figure("tf99_table3")
@@ -279,16 +292,11 @@ def table4(ds: xr.Dataset) -> dict[str, Figure]:
                        _COLORS[row], False, half_width(gain).values))
         if row == "all":
             series.append(("all jobs, paper", paper, _COLORS["all"], True))
-    fig = Figure(figsize=(7, 4.5))
-    ax = fig.subplots()
-    _bars(ax, [f"{g:g}" for g in gaps], series, "gain over conservative")
-    _percent(ax)
-    ax.set_xlabel("priority gap UP + PP of every fifth job (0: equal priorities)")
-    ax.legend(fontsize=8, loc="lower center", ncol=2)
-    ax.set_title("TF99 Table 4: gain over conservative vs the priority gap (slack SF = 3, AST, α = 1;\n"
-                 "the paper prints the all-jobs row only)\n" + _ci_note(ds), fontsize=9)
-    fig.tight_layout()
-    return {"tf99_table4": fig}
+    return {"tf99_table4": _gain_figure(
+        [f"{g:g}" for g in gaps], series, "priority gap UP + PP of every fifth job (0: equal priorities)",
+        {"fontsize": 8, "loc": "lower center", "ncol": 2},
+        "TF99 Table 4: gain over conservative vs the priority gap (slack SF = 3, AST, α = 1;\n"
+        "the paper prints the all-jobs row only)\n" + _ci_note(ds))}
 
 
 @figure("tf99_table5")
@@ -301,10 +309,8 @@ def table5(ds: xr.Dataset) -> dict[str, Figure]:
     fig = Figure(figsize=(11, 7.5))
     for ax, (row, gain) in zip(fig.subplots(2, 2, sharey=True).flat, rows.items(), strict=True):
         paper = np.array([_paper_gain(PAPER["table5"][h][row]) for h in heuristics])
-        _bars(ax, [h.upper() for h in heuristics],
-              [("measured", measured(gain.to_dataset(name="g"), "g").values, _COLORS[row], False,
-                half_width(gain).values),
-               ("paper", paper, _COLORS[row], True)], "gain over conservative")
+        _bars(ax, [h.upper() for h in heuristics], _beside_paper(gain, paper, _COLORS[row]),
+              "gain over conservative")
         _percent(ax)
         ax.set_title(_LABELS[row], fontsize=10)
         ax.legend(fontsize=8, loc="lower right")
