@@ -19,7 +19,7 @@ HEADER = """usage: sweep [--cfg job|hydra|all] [--info] [-m] [--config-dir DIR] 
 
 Runs a parameter sweep and writes its results as netCDF.
 
-  sweep experiment=quickstart            a preset from conf/experiment/
+  sweep experiment=quickstart            a preset (the experiment group, below)
   sweep policy=easy                      a policy alone: its family's workload and system
   sweep -m policy=random,lwl load=0.5,0.8 replications=4 output=out.nc   (one sweep, 2 x 2 points)
   sweep grid.policy=[random,lwl] grid.load=[0.5,0.8]                     (the same, without -m)
