@@ -95,6 +95,18 @@ CASES = {
 }
 
 
+def test_every_balancing_policy_has_its_reference_cases():
+    """A new balancing policy fails here until it has a naive reference (a function of its name in
+    tests/naive/balancing.py) and cases in :data:`CASES` (issue 28: references are found by the
+    policy's name and a policy without one fails loudly, never passes unchecked).
+    ``no_balancing`` is the no-policy baseline, checked task by task above."""
+    policies = set(FAMILY.policies) - {"no_balancing"}
+    missing = sorted(policies - set(CASES))
+    assert not missing, f"no reference cases for {missing}: add them to CASES in {__name__}"
+    unreferenced = sorted(p for p in CASES if not callable(getattr(naive, p, None)))
+    assert not unreferenced, f"no function in tests/naive/balancing.py for {unreferenced}"
+
+
 def _cases():
     for policy, options in CASES.items():
         for number, (kernel_options, reference_options) in enumerate(options):
