@@ -43,11 +43,17 @@ _TITLES = {"table2": "Table 2: stable situation (symmetric)",
 _COLORS = ("tab:blue", "tab:green", "tab:gray", "tab:red")
 
 
+def _first_of_others(da: xr.DataArray, *kept: str) -> xr.DataArray:
+    """``da`` over ``kept`` and ``replication``, every other dimension at its first label (the unused
+    ``load`` and ``workload`` axes of these presets)."""
+    for dim in [d for d in da.dims if d not in (*kept, "replication")]:
+        da = da.isel({dim: 0}, drop=True)
+    return da
+
+
 def np_table(ds: xr.Dataset, level: float = 0.90) -> xr.DataArray:
     """NP by policy and topology with its confidence interval (coords ``low``/``high``)."""
-    da = ds["normalized_performance"]
-    for dim in [d for d in da.dims if d not in ("policy", "topology", "replication")]:
-        da = da.isel({dim: 0}, drop=True)
+    da = _first_of_others(ds["normalized_performance"], "policy", "topology")
     return confidence_interval(da, "replication", level).transpose("policy", "topology")
 
 
@@ -97,9 +103,7 @@ def table4(ds: xr.Dataset) -> dict[str, Figure]:
 @figure("ipg00_roc_sensitivity")
 def roc_sensitivity(ds: xr.Dataset) -> dict[str, Figure]:
     """RoC's NP against a fixed ND, one curve per HT (90% intervals)."""
-    da = ds["normalized_performance"]
-    for dim in [d for d in da.dims if d not in ("nd", "high_threshold", "replication")]:
-        da = da.isel({dim: 0}, drop=True)
+    da = _first_of_others(ds["normalized_performance"], "nd", "high_threshold")
     est = confidence_interval(da, "replication").transpose("high_threshold", "nd")
     fig = Figure(figsize=(6, 4))
     ax = fig.subplots()
@@ -127,10 +131,7 @@ def sampling(ds: xr.Dataset) -> dict[str, Figure]:
     (means over replications, 90% intervals)."""
     fig = Figure(figsize=(11, 3.4))
     for ax, (variable, label) in zip(fig.subplots(1, 3), _SAMPLING_PANELS, strict=True):
-        da = ds[variable]
-        for dim in [d for d in da.dims if d not in ("interval", "replication")]:
-            da = da.isel({dim: 0}, drop=True)
-        est = confidence_interval(da.astype(float), "replication")
+        est = confidence_interval(_first_of_others(ds[variable], "interval").astype(float), "replication")
         ax.errorbar(est["interval"].values, est.values, yerr=np.nan_to_num((est["high"] - est).values),
                     marker="o", ms=4, capsize=2, color=_COLORS[3])
         ax.set_xscale("log", base=2)
