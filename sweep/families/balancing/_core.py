@@ -343,17 +343,25 @@ def _collect_messages(S, t):
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _execute(S, pe, t):
-    """One slice of ``pe`` (module docstring, step 5)."""
-    if S.load[pe] == 0:
-        S.idle[pe] += 1
-        S.debt[pe] = max(S.debt[pe] - 1.0, 0.0)
-        return
+def idle_slice(S, pe):
+    """``pe`` has nothing to run this slice: it is idle, and its message overhead debt runs down."""
+    S.idle[pe] += 1
+    S.debt[pe] = max(S.debt[pe] - 1.0, 0.0)
+
+
+@jit(inline="always", **NO_REFCOUNT)
+def overhead_slice(S, pe):
+    """Whether ``pe`` owes a slice of message overhead (``debt``) and pays it this slice."""
     if S.debt[pe] >= 1.0:
         S.debt[pe] -= 1.0
         S.ovh[pe] += 1
-        return
-    h = S.head[pe]
+        return True
+    return False
+
+
+@jit(inline="always", **NO_REFCOUNT)
+def run_task(S, pe, h, t):
+    """Task ``h``, queued at ``pe``, runs slice ``t`` (step 5); whether it finished."""
     S.busy[pe] += 1
     S.executed[0] += 1
     S.rem[h] -= 1
@@ -365,15 +373,47 @@ def _execute(S, pe, t):
         q_push(S, pe, S.child[c])
         c += 1
     S.cptr[h] = c
-    if S.rem[h] == 0:
-        q_remove(S, pe, h)
-        S.finish[h] = t + 1
-        if S.status[h] == DONE:
-            S.err[0] = ERR_TWICE
-        S.status[h] = DONE
-        S.done[0] += 1
-    else:
+    if S.rem[h] > 0:
+        return False
+    q_remove(S, pe, h)
+    S.finish[h] = t + 1
+    if S.status[h] == DONE:
+        S.err[0] = ERR_TWICE
+    S.status[h] = DONE
+    S.done[0] += 1
+    return True
+
+
+@jit(inline="always", **NO_REFCOUNT)
+def _execute(S, pe, t):
+    """One slice of ``pe`` (module docstring, step 5): the head of its queue, round robin."""
+    if S.load[pe] == 0:
+        idle_slice(S, pe)
+        return
+    if overhead_slice(S, pe):
+        return
+    h = S.head[pe]
+    if not run_task(S, pe, h, t):
         S.head[pe] = S.nxt[h]
+
+
+@jit(inline="always", **NO_REFCOUNT)
+def balance_step(S, pst, t, tick, receive, sample):
+    """Steps 1–4 of slice ``t`` (module docstring); the ``tick`` hook only when ``sample``.
+
+    Separate from step 5 so that another executor (the ``salad`` family's gang
+    scheduler) can run the same balancer on the same state.
+    """
+    _deliver_tasks(S, t)
+    _release_roots(S, t)
+    due = _collect_messages(S, t)
+    for x in range(due):
+        dst = S.i_dst[x]
+        if S.cpu == 1 and S.i_paid[x] == 1:
+            S.debt[dst] += S.overhead
+        receive(t, S, pst, S.i_src[x], dst, S.i_kind[x], S.i_a[x], S.i_b[x], S.i_c[x])
+    if sample:
+        tick(t, S, pst)
 
 
 @jit(inline="always", **NO_REFCOUNT)
@@ -381,15 +421,7 @@ def run_loop(S, pst, tick, receive):
     """Run to the end (module docstring); the outcome is in ``S.makespan`` / ``S.err``."""
     t = 0
     while True:
-        _deliver_tasks(S, t)
-        _release_roots(S, t)
-        due = _collect_messages(S, t)
-        for x in range(due):
-            dst = S.i_dst[x]
-            if S.cpu == 1 and S.i_paid[x] == 1:
-                S.debt[dst] += S.overhead
-            receive(t, S, pst, S.i_src[x], dst, S.i_kind[x], S.i_a[x], S.i_b[x], S.i_c[x])
-        tick(t, S, pst)
+        balance_step(S, pst, t, tick, receive, True)
         for pe in range(S.P):
             _execute(S, pe, t)
         t += 1

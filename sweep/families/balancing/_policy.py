@@ -29,6 +29,10 @@ class BalancingHooks:
 
     kernel(S, pst) -> None
         The compiled run (``_core.run_loop`` with the policy's tick and receive).
+    tick, receive
+        The two compiled hooks themselves (``_core``'s module docstring), for
+        loops that drive the balancer with their own executor
+        (``_core.balance_step``; the ``salad`` family).
     make_state(machine, tasks, params) -> pst
         The policy's namedtuple of parameters and state arrays for one run.
     stats(pst) -> dict
@@ -39,6 +43,8 @@ class BalancingHooks:
     """
 
     kernel: Callable[..., None]
+    tick: Callable[..., None]
+    receive: Callable[..., None]
     make_state: Callable[[Machine, TaskSet, Any], Any]
     stats: Callable[[Any], dict[str, float]] | None = None
     check: Callable[[Machine, Any], None] | None = None

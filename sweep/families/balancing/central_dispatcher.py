@@ -246,7 +246,7 @@ def _run(S, C):
     run_loop(S, C, _tick, _receive)
 
 
-POLICY = balancing_policy("central_dispatcher", params=DispatcherParams, kernel=_run,
-                          make_state=_make_state, check=_check,
+POLICY = balancing_policy("central_dispatcher", params=DispatcherParams, kernel=_run, tick=_tick,
+                          receive=_receive, make_state=_make_state, check=_check,
                           examples=({}, {"dispatcher": 3, "which": "oldest", "low_threshold": 0},
                                     {"service": 0.5}, {"notify": "coalesced"}))

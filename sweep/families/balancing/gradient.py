@@ -107,6 +107,7 @@ def _run(S, G):
     run_loop(S, G, _tick, _receive)
 
 
-POLICY = balancing_policy("gradient", params=GradientParams, kernel=_run, make_state=_make_state,
+POLICY = balancing_policy("gradient", params=GradientParams, kernel=_run, tick=_tick,
+                          receive=_receive, make_state=_make_state,
                           examples=({}, {"batch": 3, "which": "oldest", "interval": 1,
                                           "exchange": "periodic"}))

@@ -18,4 +18,5 @@ def _run(S, pst):
     run_loop(S, pst, no_tick, no_receive)
 
 
-POLICY = balancing_policy("no_balancing", kernel=_run, make_state=nothing)
+POLICY = balancing_policy("no_balancing", kernel=_run, tick=no_tick, receive=no_receive,
+                          make_state=nothing)

@@ -271,6 +271,7 @@ def _stats(R: RocState) -> dict[str, float]:
 
 
 POLICY = balancing_policy(
-    "rate_of_change", params=RocParams, kernel=_run, make_state=_make_state, stats=_stats,
+    "rate_of_change", params=RocParams, kernel=_run, tick=_tick, receive=_receive, make_state=_make_state,
+    stats=_stats,
     examples=({}, {"critical_rule": "below", "table_order": "nearest", "which": "youngest"},
               {"adaptive_interval": True, "adaptive_nd": False, "nd": 3.0, "interval": 1}))

@@ -107,7 +107,7 @@ def _run(S, D):
     run_loop(S, D, _tick, _receive)
 
 
-POLICY = balancing_policy("sender_diffusion", params=DiffusionParams, kernel=_run,
-                          make_state=_make_state,
+POLICY = balancing_policy("sender_diffusion", params=DiffusionParams, kernel=_run, tick=_tick,
+                          receive=_receive, make_state=_make_state,
                           examples=({}, {"high_threshold": 1, "which": "oldest", "interval": 1,
                                     "exchange": "periodic"}))
