@@ -1,0 +1,298 @@
+"""The ``salad`` family's entry points: validate, simulate (the engine contract).
+
+``simulate`` draws from three children of the replication's generator, in
+this order for every combination of stages (common random numbers): the
+applications' task graphs, the jobs (which graph, when), the mapper's own
+numbers. Then:
+
+1. **Stage 1, the static allocator** (CSSE00 §3.1): the mapper maps each
+   application once, "under the assumption that the job just mapped would be
+   the only job" (§3): on the empty machine, by the mapping family's policy
+   (``policy.mapper``) and its hooks. Its plan gives each task a PE and each
+   PE an order. Mapping a job takes its counted operations times
+   ``policy.op_cost`` slices; the allocator maps one job at a time, in
+   arrival order, so a job is released at ``max(its arrival, the previous
+   job's release) + its mapping time``, rounded up to a slice.
+2. **Stages 2 and 3** run in one compiled loop (``_loop``), with the
+   balancing family's policy ``policy.balancer`` and the gang scheduler
+   ``policy.scheduler``.
+
+The first ``stop.warmup`` jobs are run but not measured; the run ends when
+every job has ended, or is marked ``saturated`` when more than
+``stop.max_in_system`` jobs are present at once (waiting for the allocator
+included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numba
+import numpy as np
+
+from sweep.families import Point, Policy, Result, Variable, load_families
+from sweep.families.balancing._core import ERR_POOL, ERRORS, OK, make_sim
+from sweep.families.balancing._tasks import TaskSet
+from sweep.families.mapping._instance import instance
+from sweep.families.mapping._simulate import order_of
+from sweep.families.salad._loop import (
+    COUNTS,
+    SATURATED,
+    Gang,
+    Tasks,
+    new_jobs,
+    salad_loop,
+)
+from sweep.families.salad._machine import SaladSystem, system_of
+from sweep.families.salad._workload import applications, arrivals, workload_of
+from sweep.workloads.task_graphs import TaskGraph, critical_path
+
+VARIABLES = (
+    Variable("mean_response_time", "slice", "mean time from a job's arrival to its last task's end "
+             "(mapping included), measured jobs"),
+    Variable("mean_slowdown", "1", "mean of response time over the job's critical path (computation "
+             "only, speed 1), measured jobs"),
+    Variable("jobs", "1", "jobs measured (after stop.warmup)", dtype="int64"),
+    Variable("makespan", "slice", "time at which the last job ended (all jobs, warm-up included)"),
+    Variable("idle_fraction", "1", "PE-slices idle while a job was present, over PE-slices with a job "
+             "present"),
+    Variable("idle_with_work_fraction", "1", "PE-slices idle while an eligible task waited in some "
+             "queue (at most one per waiting task), over PE-slices with a job present"),
+    Variable("mean_mapping_delay", "slice", "mean time from a job's arrival to its release by the "
+             "allocator (waiting for it, then mapping), measured jobs"),
+    Variable("mapping_operations", "1", "mean operations counted by the mapper per job"),
+    Variable("messages", "1", "balancer's control messages sent", dtype="int64"),
+    Variable("transfers", "1", "migration transfers (one or more tasks each)", dtype="int64"),
+    Variable("tasks_migrated", "1", "task migrations (a task moved twice counts twice)", dtype="int64"),
+    Variable("gangs_split", "1", "jobs of which the balancer moved at least one task off the PE the "
+             "mapper chose", dtype="int64"),
+    Variable("matrix_rows", "1", "most rows the gang matrix held at once", dtype="int64"),
+    Variable("saturated", "1", "more than stop.max_in_system jobs were present at once (waiting for the "
+             "allocator included): the run was stopped, its measures NaN", dtype="bool"),
+    Variable("trace_job", "1", "the job each PE ran in each traced slice (-1: none; system.trace_slices)",
+             dims=("trace_slice", "pe"), dtype="int64"),
+    Variable("trace_migrations", "1", "tasks migrated in each traced slice", dims=("trace_slice",),
+             dtype="int64"),
+)
+
+
+@dataclass(frozen=True)
+class Stages:
+    """The three stages of one point: the mapper's and balancer's policies and parameters."""
+
+    mapper: Policy
+    mapper_params: Any
+    balancer: Policy
+    balancer_params: Any
+    params: Any
+
+
+def stages_of(point: Point) -> Stages:
+    """The point's stages; one-line ``ValueError`` for an unknown policy or a bad parameter."""
+    families = load_families()
+    params = families["salad"].params(point)
+    mappers, balancers = families["mapping"].policies, families["balancing"].policies
+    if params.mapper not in mappers:
+        raise ValueError(f"policy.mapper must be a mapping policy ({', '.join(mappers)}), "
+                         f"got {params.mapper!r}")
+    if params.balancer not in balancers:
+        raise ValueError(f"policy.balancer must be a balancing policy ({', '.join(balancers)}), "
+                         f"got {params.balancer!r}")
+    mapper, balancer = mappers[params.mapper], balancers[params.balancer]
+    return Stages(mapper, _stage_params(mapper, params.mapper_params, "mapper_params"),
+                  balancer, _stage_params(balancer, params.balancer_params, "balancer_params"), params)
+
+
+def _stage_params(policy: Policy, section: Any, option: str) -> Any:
+    try:
+        return policy.make_params(dict(section))
+    except ValueError as error:
+        raise ValueError(f"policy.{option}: {error}") from None
+
+
+def validate(point: Point) -> None:
+    """One-line ``ValueError`` for a bad option, before anything runs."""
+    stages = stages_of(point)
+    system = system_of(point.system)
+    workload_of(point.workload)
+    if stages.balancer.hooks.check is not None:
+        stages.balancer.hooks.check(system.machine, stages.balancer_params)
+    if point.model != "simulation":
+        raise ValueError(f"model must be simulation for the salad family, got {point.model!r}")
+
+
+_KERNELS: dict[str, Callable[..., None]] = {}
+
+
+def kernel(balancer: Policy) -> Callable[..., None]:
+    """The loop compiled with the balancer's hooks inlined, once per process.
+
+    Not cached on disk: numba keys its cache on the hooks' identities, which
+    change with every process (the balancing family caches one kernel per
+    policy for the same reason, with the hooks named in the policy's file).
+    """
+    if balancer.name not in _KERNELS:
+        tick, receive = balancer.hooks.tick, balancer.hooks.receive
+
+        @numba.njit(_nrt=False)
+        def run(S, pst, J, T, G):
+            salad_loop(S, pst, J, T, G, tick, receive)
+
+        _KERNELS[balancer.name] = run
+    return _KERNELS[balancer.name]
+
+
+@dataclass(frozen=True)
+class Mapped:
+    """One application as the allocator left it: its graph, PEs, order, operations, critical path."""
+
+    graph: TaskGraph
+    place: np.ndarray
+    rank: np.ndarray
+    operations: int
+    critical_path: float
+
+
+def map_application(graph: TaskGraph, system: SaladSystem, stages: Stages,
+                    rng: np.random.Generator) -> Mapped:
+    """Stage 1 for one application: the mapper's plan on the empty machine (module docstring)."""
+    inst = instance(graph, system.graph, system.routes, contention=False)
+    hooks = stages.mapper.hooks
+    clusters, cluster_ops = hooks.cluster(inst, stages.mapper_params) if hooks.cluster else (None, 0)
+    plan = hooks.map(inst, stages.mapper_params, rng, clusters)
+    rank = np.empty(graph.tasks, np.int64)
+    rank[order_of(inst, np.asarray(plan.key, np.float64))] = np.arange(graph.tasks)
+    return Mapped(graph, np.asarray(plan.proc, np.int64), rank, int(plan.ops) + int(cluster_ops),
+                  critical_path(graph))
+
+
+def _tasks(apps: list[Mapped], chosen: np.ndarray) -> tuple[Tasks, np.ndarray]:
+    """The jobs' tasks, numbered job after job (``_loop.Tasks``), and their lives in slices."""
+    job = np.repeat(np.arange(len(chosen)), [apps[a].graph.tasks for a in chosen])
+    parts = [apps[a] for a in chosen]
+    offset = np.zeros(len(parts), np.int64)
+    offset[1:] = np.cumsum([m.graph.tasks for m in parts])[:-1]
+    src = np.concatenate([m.graph.src + o for m, o in zip(parts, offset, strict=True)])
+    dst = np.concatenate([m.graph.dst + o for m, o in zip(parts, offset, strict=True)])
+    data = np.concatenate([m.graph.data for m in parts])
+    n = len(job)
+    by_src = np.lexsort((dst, src))
+    sstart = np.zeros(n + 1, np.int64)
+    sstart[1:] = np.cumsum(np.bincount(src, minlength=n))
+    tasks = Tasks(job=job.astype(np.int64), rank=np.concatenate([m.rank for m in parts]),
+                  place=np.concatenate([m.place for m in parts]),
+                  npred=np.bincount(dst, minlength=n).astype(np.int64), ready=np.zeros(n, np.int64),
+                  ran=np.full(n, -1, np.int64), sstart=sstart, sdst=dst[by_src].astype(np.int64),
+                  sdata=data[by_src].astype(np.float64))
+    life = np.ceil(np.concatenate([m.graph.weight for m in parts]) - 1e-9).astype(np.int64)
+    return tasks, np.maximum(life, 1)
+
+
+def release_times(arrival: np.ndarray, operations: np.ndarray, op_cost: float) -> np.ndarray:
+    """When the allocator releases each job: one job at a time, in arrival order (module docstring)."""
+    released = np.empty(len(arrival))
+    free = 0.0
+    for j, (at, ops) in enumerate(zip(arrival, operations, strict=True)):
+        free = max(at, free) + ops * op_cost
+        released[j] = free
+    return np.ceil(released - 1e-9)
+
+
+def _gang(system: SaladSystem, stages: Stages, jobs: int, tasks: int, cap: int, t_max: int) -> Gang:
+    p = system.pes
+    bw = system.routes.bandwidth.astype(np.float64)
+    return Gang(own=np.full((max(jobs, 1), p), -1, np.int64), foot=np.zeros(p, np.int64),
+                pend=np.zeros(max(tasks, 1), np.int64), bw=bw,
+                local=int(stages.params.scheduler == "concurrent_gang"),
+                feedback=int(stages.params.feedback), cap=cap, t_max=t_max,
+                trace_job=np.full((system.trace_slices, p), -1, np.int64),
+                trace_moved=np.zeros(system.trace_slices, np.int64),
+                counts=np.zeros(len(COUNTS), np.int64))
+
+
+def run(stages: Stages, system: SaladSystem, apps: list[Mapped], chosen: np.ndarray,
+        arrival: np.ndarray, cap: int) -> tuple[Any, Any, Any, Tasks, Gang]:
+    """Stages 2 and 3 on the given jobs: the final states (Sim, jobs, tasks, matrix)."""
+    tasks, life = _tasks(apps, chosen)
+    ops = np.array([apps[a].operations for a in chosen], np.float64)
+    released = release_times(arrival, ops, stages.params.op_cost)
+    count = np.array([apps[a].graph.tasks for a in chosen], np.int64)
+    n_tasks = int(count.sum())
+    taskset = TaskSet(life, np.full(n_tasks, -1, np.int64), np.zeros(n_tasks, np.int64),
+                      tasks.place.copy(), np.zeros(n_tasks, np.int64))
+    t_max = int(20 * (life.sum() / system.pes + released.max(initial=0))) + 100_000
+    pool = 0
+    while True:
+        sim = make_sim(system.machine, taskset, pool)._replace(roots=np.zeros(0, np.int64))
+        jobs = new_jobs(np.ceil(arrival).astype(np.int64), released.astype(np.int64), count)
+        fresh = tasks._replace(npred=tasks.npred.copy(), ready=tasks.ready.copy(), ran=tasks.ran.copy())
+        gang = _gang(system, stages, len(chosen), n_tasks, cap, t_max)
+        pst = stages.balancer.hooks.make_state(system.machine, taskset, stages.balancer_params)
+        kernel(stages.balancer)(sim, pst, jobs, fresh, gang)
+        if sim.err[0] != ERR_POOL or sim.m_time.shape[0] > 8 * (n_tasks + 1024):
+            break
+        pool = 2 * sim.m_time.shape[0]  # the run is deterministic: the same run, more room
+    if sim.err[0] != OK:
+        raise RuntimeError(f"salad: {ERRORS[int(sim.err[0])]}")
+    return sim, pst, jobs, fresh, gang
+
+
+def _check_work(sim: Any, jobs: Any) -> None:
+    """Work conservation: every task ran exactly its life, every job ended."""
+    ended = (jobs.end >= 0).all()
+    if not ended or sim.executed[0] != sim.life.sum() or not np.array_equal(sim.age, sim.life):
+        raise RuntimeError("salad: work not conserved")
+
+
+def summarise(sim: Any, jobs: Any, tasks: Tasks, gang: Gang, arrival: np.ndarray,
+              paths: np.ndarray, ops: np.ndarray, warmup: int) -> dict[str, Any]:
+    """The declared variables of a finished run (module docstring)."""
+    counts = dict(zip(COUNTS, gang.counts.tolist(), strict=True))
+    measured = slice(warmup, None)
+    response = jobs.end[measured] - arrival[measured]
+    held = max(counts["held"], 1)
+    moved_jobs = np.unique(tasks.job[sim.tr_dst >= 0])
+    return {
+        "mean_response_time": float(response.mean()),
+        "mean_slowdown": float((response / paths[measured]).mean()),
+        "jobs": int(response.size), "makespan": float(jobs.end.max()),
+        "idle_fraction": counts["idle"] / held, "idle_with_work_fraction": counts["idle_with_work"] / held,
+        "mean_mapping_delay": float((jobs.mapped[measured] - arrival[measured]).mean()),
+        "mapping_operations": float(ops.mean()), "messages": int(sim.messages[0]),
+        "transfers": int(sim.migrations[0]), "tasks_migrated": int(sim.migrated[0]),
+        "gangs_split": int(moved_jobs.size), "matrix_rows": counts["rows_max"], "saturated": False,
+        "trace_job": gang.trace_job, "trace_migrations": gang.trace_moved,
+    }
+
+
+def simulate(point: Point, rng: np.random.Generator) -> Result:
+    """One replication (module docstring)."""
+    stages = stages_of(point)
+    system = system_of(point.system)
+    workload = workload_of(point.workload)
+    rng_graphs, rng_jobs, rng_mapper = rng.spawn(3)
+    apps = [map_application(g, system, stages, rng_mapper) for g in applications(workload, rng_graphs)]
+    n = point.stop.warmup + point.stop.jobs
+    chosen = rng_jobs.integers(0, len(apps), size=n)
+    work = np.array([apps[a].graph.weight.sum() for a in chosen])
+    arrival = arrivals(work, point.load, system.pes, rng_jobs)
+    sim, _, jobs, tasks, gang = run(stages, system, apps, chosen, arrival, point.stop.max_in_system)
+    if gang.counts[0] == SATURATED:
+        return Result(summary={"saturated": True, "trace_job": gang.trace_job,
+                               "trace_migrations": gang.trace_moved}, work=n)
+    _check_work(sim, jobs)
+    paths = np.array([apps[a].critical_path for a in chosen])
+    ops = np.array([apps[a].operations for a in chosen], np.float64)
+    return Result(summary=summarise(sim, jobs, tasks, gang, arrival, paths, ops, point.stop.warmup), work=n)
+
+
+def trace_labels(point: Point) -> np.ndarray:
+    """The ``trace_slice`` coordinate: the slices of the trace diagram kept."""
+    return np.arange(system_of(point.system).trace_slices)
+
+
+def pe_labels(point: Point) -> np.ndarray:
+    """The ``pe`` coordinate."""
+    return np.arange(system_of(point.system).pes)

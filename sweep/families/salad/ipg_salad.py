@@ -1,0 +1,46 @@
+"""IPG-SaLaD, CSSE00's resource manager: Cluster-M, Rate of Change and Concurrent Gang in one loop.
+
+CSSE00 §3 (Fig. 1), §4: "all stages can be active simultaneously". Each slot
+names a policy of another family, so that any combination is a grid
+(``grid.policy.balancer=[no_balancing,rate_of_change]``); the defaults are
+the paper's tool. How the stages meet is a RECONSTRUCTION
+(:mod:`~sweep.families.salad._loop`, ``docs/ipg00-salad.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sweep.families import Policy, param
+from sweep.families.salad._policy import SaladHooks
+from sweep.families.salad._simulate import kernel
+
+SCHEDULERS = ("concurrent_gang", "gang")
+
+
+@dataclass(frozen=True)
+class SaladParams:
+    """The three slots of IPG-SaLaD and the coupling's options (module docstring)."""
+
+    mapper: str = param("cluster_m", doc="stage 1, the static allocator: a mapping policy "
+                                         "(CSSE00 §3.1: Cluster-M)")
+    balancer: str = param("rate_of_change", doc="stage 2, the load balancer: a balancing policy "
+                                                "(§3.2: Rate of Change; no_balancing: none)")
+    scheduler: str = param("concurrent_gang", choices=SCHEDULERS,
+                           doc="stage 3, the dynamic scheduler (§3.3): concurrent_gang fills a slot "
+                               "its job leaves empty with another job's task; gang leaves it idle")
+    feedback: bool = param(True, doc="the balancer reads the scheduler's current allocation every "
+                                     "slice (§3: 'input from the dynamic scheduler'); false: only "
+                                     "when the allocator maps a job (RECONSTRUCTED reading)")
+    op_cost: float = param(0.0, ge=0, unit="slices",
+                           doc="mapping time per operation the mapper counts (RECONSTRUCTED; 0: "
+                               "mapping is free)")
+    mapper_params: Mapping[str, Any] = field(default_factory=dict)
+    balancer_params: Mapping[str, Any] = field(default_factory=dict)
+
+
+POLICY = Policy("ipg_salad", "salad", SaladHooks(kernel=kernel), SaladParams,
+                examples=({}, {"scheduler": "gang", "feedback": False},
+                          {"mapper": "mh", "balancer": "no_balancing", "op_cost": 0.001}))
