@@ -1,0 +1,107 @@
+"""Figures of the integrated tool, IPG-SaLaD (CSSE00 §3, Fig. 1; §4; ``docs/ipg00-salad.md``).
+
+One drawing function per preset (``conf/experiment/ipg00_salad*.yaml``),
+registered with :func:`~sweep.analysis.figures.figure`. The paper prints no
+results for the whole tool: every figure shows the model alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+
+from sweep.analysis.figures import figure
+from sweep.analysis.plotting import curves
+
+#: The tool (CSSE00 §3) and each one-stage substitution: label -> the slots it sets.
+VARIANTS = {
+    "IPG-SaLaD (Cluster-M, RoC, Concurrent Gang)": {},
+    "no load balancer": {"balancer": "no_balancing"},
+    "Gang instead of Concurrent Gang": {"scheduler": "gang"},
+    "MH instead of Cluster-M": {"mapper": "mh"},
+    "random mapping instead of Cluster-M": {"mapper": "map_random"},
+}
+TOOL = {"mapper": "cluster_m", "balancer": "rate_of_change", "scheduler": "concurrent_gang"}
+
+
+def variants(da: xr.DataArray) -> xr.DataArray:
+    """``da`` of the full-factorial preset as one ``policy`` dimension of :data:`VARIANTS`."""
+    rows = [da.sel({**TOOL, **change}, drop=True) for change in VARIANTS.values()]
+    return xr.concat(rows, dim=xr.IndexVariable("policy", list(VARIANTS)))
+
+
+def _as_curves(da: xr.DataArray, curve: str, x: str) -> xr.DataArray:
+    """``da`` with ``curve`` as the ``policy`` and ``x`` as the ``load`` dimension of
+    :func:`~sweep.analysis.plotting.curves` (the preset's own one-value load dropped first)."""
+    return da.squeeze(drop=True).drop_vars(["policy", "load"], errors="ignore").rename(
+        {curve: "policy", x: "load"})
+
+
+@figure("ipg00_salad")
+def substitutions(ds: xr.Dataset) -> dict[str, Figure]:
+    """Mean response time and idle PE-time with work waiting against load: the tool and each
+    substitution (means over replications, 90% intervals; crosses: saturated points)."""
+    fig = Figure(figsize=(12, 4.4))
+    left, right = fig.subplots(1, 2)
+    saturated = variants(ds["saturated"])
+    curves(left, variants(ds["mean_response_time"]), "mean response time (slices)", log=True,
+           saturated=saturated)
+    curves(right, variants(ds["idle_with_work_fraction"]), "PE-time idle while a task waited",
+           saturated=saturated)
+    fig.suptitle("IPG-SaLaD against one-stage substitutions (8x8 mesh, 20-task graphs; reconstructed)")
+    fig.tight_layout()
+    return {"ipg00_salad": fig}
+
+
+@figure("ipg00_salad_mapping_cost")
+def mapping_cost(ds: xr.Dataset) -> dict[str, Figure]:
+    """Mean response time of Cluster-M and MH against the time charged per mapper operation."""
+    fig = Figure(figsize=(6, 4.2))
+    ax = fig.subplots()
+    curves(ax, _as_curves(ds["mean_response_time"], "mapper", "op_cost"), "mean response time (slices)",
+           log=True, saturated=_as_curves(ds["saturated"], "mapper", "op_cost"))
+    ax.set_xscale("symlog", linthresh=1e-4)
+    ax.set_xlabel("mapping time per counted operation (slices)")
+    ax.set_title("Mapping time charged: Cluster-M against MH (load 0.5)")
+    fig.tight_layout()
+    return {"ipg00_salad_mapping_cost": fig}
+
+
+@figure("ipg00_salad_feedback")
+def feedback(ds: xr.Dataset) -> dict[str, Figure]:
+    """Mean response time against Rate of Change's sample interval, with and without the scheduler's
+    allocation as the balancer's input."""
+    fig = Figure(figsize=(6, 4.2))
+    ax = fig.subplots()
+    da = _as_curves(ds["mean_response_time"], "feedback", "interval")
+    da = da.assign_coords(policy=[f"feedback {v}" for v in da["policy"].values])
+    sat = _as_curves(ds["saturated"], "feedback", "interval").assign_coords(policy=da["policy"])
+    curves(ax, da, "mean response time (slices)", log=True, saturated=sat)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("Rate of Change's sample interval (slices)")
+    ax.set_title("The scheduler's allocation as the balancer's input (load 0.7)")
+    fig.tight_layout()
+    return {"ipg00_salad_feedback": fig}
+
+
+@figure("ipg00_salad_trace")
+def trace(ds: xr.Dataset) -> dict[str, Figure]:
+    """The trace diagram of one run: which job each PE ran in each slice (white: idle), and the
+    tasks migrated in each slice."""
+    jobs = ds["trace_job"].squeeze(drop=True).transpose("pe", "trace_slice").values
+    moved = ds["trace_migrations"].squeeze(drop=True).values
+    fig = Figure(figsize=(12, 5))
+    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [1, 4]})
+    top.bar(np.arange(moved.size), moved, width=1.0, color="tab:red")
+    top.set_ylabel("tasks\nmigrated")
+    palette = np.random.default_rng(0).uniform(0.15, 0.95, size=(max(int(jobs.max()) + 1, 1), 3))
+    colours = ListedColormap(np.vstack([[1.0, 1.0, 1.0], palette]))
+    bottom.imshow(jobs + 1, aspect="auto", interpolation="nearest", cmap=colours,
+                  vmin=0, vmax=len(palette))
+    bottom.set_xlabel("slice")
+    bottom.set_ylabel("PE")
+    fig.suptitle("IPG-SaLaD's execution, PEs x slices coloured by job (white: idle)")
+    fig.tight_layout()
+    return {"ipg00_salad_trace": fig}
