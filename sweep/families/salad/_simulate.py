@@ -107,7 +107,7 @@ def stages_of(point: Point) -> Stages:
 
 def _stage_params(policy: Policy, section: Any, option: str) -> Any:
     try:
-        return policy.make_params(dict(section))
+        return policy.make_params(dict(section or {}))
     except ValueError as error:
         raise ValueError(f"policy.{option}: {error}") from None
 

@@ -10,7 +10,7 @@ the paper's tool. How the stages meet is a RECONSTRUCTION
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sweep.families import Policy, param
@@ -37,8 +37,10 @@ class SaladParams:
     op_cost: float = param(0.0, ge=0, unit="slices",
                            doc="mapping time per operation the mapper counts (RECONSTRUCTED; 0: "
                                "mapping is free)")
-    mapper_params: Mapping[str, Any] = field(default_factory=dict)
-    balancer_params: Mapping[str, Any] = field(default_factory=dict)
+    mapper_params: Mapping[str, Any] | None = param(None, nullable=True,
+                                                    doc="the mapper's own parameters (null: its defaults)")
+    balancer_params: Mapping[str, Any] | None = param(None, nullable=True,
+                                                      doc="the balancer's own parameters (null: its defaults)")
 
 
 POLICY = Policy("ipg_salad", "salad", SaladHooks(kernel=kernel), SaladParams,
