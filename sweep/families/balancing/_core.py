@@ -65,12 +65,16 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
+from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 
 from sweep._numba import NO_REFCOUNT, jit
 from sweep.families.balancing._machine import Machine
 from sweep.families.balancing._tasks import TaskSet
+
+T = TypeVar("T")
 
 # Task status.
 UNBORN, QUEUED, TRANSIT, DONE = 0, 1, 2, 3
@@ -435,6 +439,20 @@ def run_loop(S, pst, tick, receive):
         if t > S.t_max:
             S.err[0] = ERR_TIMEOUT
             break
+
+
+def run_with_room(make: Callable[[int], Sim], run: Callable[[Sim], T]) -> tuple[Sim, T]:
+    """``run`` on the state ``make(pool)`` gives, ``pool`` the least number of message slots; a run
+    that fills the pool runs again from the start with twice the pool (module docstring). The
+    kernels are deterministic, so the rerun is the same run with more room. Returns the final
+    state and what ``run`` returned."""
+    pool = 0
+    while True:
+        sim = make(pool)
+        out = run(sim)
+        if sim.err[0] != ERR_POOL or sim.m_time.shape[0] > 8 * (sim.N + 1024):
+            return sim, out
+        pool = 2 * sim.m_time.shape[0]
 
 
 def check_outcome(S: Sim, policy: str) -> None:

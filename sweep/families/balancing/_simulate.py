@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from sweep.families import Point, Policy, Result, Variable, load_families
-from sweep.families.balancing._core import ERR_POOL, ERR_TIMEOUT, Sim, check_outcome, make_sim
+from sweep.families.balancing._core import ERR_TIMEOUT, Sim, check_outcome, make_sim, run_with_room
 from sweep.families.balancing._machine import Machine, machine_of
 from sweep.families.balancing._tasks import TaskSet, draw_tasks, workload_of
 
@@ -80,13 +80,12 @@ def run_policy(policy: Policy, params: Any, machine: Machine, tasks: TaskSet) ->
     pool (``_core``'s docstring): the kernel is deterministic, so the rerun is
     the same run.
     """
-    sim = make_sim(machine, tasks)
-    while True:
+    def start(sim: Sim) -> Any:
         pst = policy.hooks.make_state(machine, tasks, params)
         policy.hooks.kernel(sim, pst)
-        if sim.err[0] != ERR_POOL or sim.m_time.shape[0] > 8 * (sim.N + 1024):
-            break
-        sim = make_sim(machine, tasks, pool=2 * sim.m_time.shape[0])
+        return pst
+
+    sim, pst = run_with_room(lambda pool: make_sim(machine, tasks, pool), start)
     if sim.err[0] != ERR_TIMEOUT:  # a run past the slice limit is saturated (simulate_tasks)
         check_outcome(sim, policy.name)
     return sim, pst

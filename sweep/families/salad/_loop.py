@@ -69,7 +69,7 @@ OVERHEAD = -2
 
 #: The jobs (one row per job, in arrival order) and their tasks (numbered job by job).
 Jobs = namedtuple("Jobs", "arrival mapped first count left end")
-Tasks = namedtuple("Tasks", "job rank place npred ready ran sstart sdst sdata")
+Tasks = namedtuple("Tasks", "job rank place npred ready sstart sdst sdata")
 #: The gang matrix, the scratch arrays of the rebuild, the options and the counters.
 Gang = namedtuple("Gang", "own foot pend bw local feedback cap t_max trace_job trace_moved counts")
 #: ``Gang.counts``: what the run measured.
@@ -219,7 +219,6 @@ def _run_pe(S, J, T, G, p, owner, t):
     if overhead_slice(S, p):
         return OVERHEAD
     run_task(S, p, x, t)
-    T.ran[x] = p
     return x
 
 

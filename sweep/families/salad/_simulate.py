@@ -26,20 +26,21 @@ included).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numba
 import numpy as np
 
 from sweep.families import Point, Policy, Result, Variable, load_families
-from sweep.families.balancing._core import ERR_POOL, ERRORS, OK, make_sim
+from sweep.families.balancing._core import ERRORS, OK, make_sim, run_with_room
 from sweep.families.balancing._tasks import TaskSet
 from sweep.families.mapping._instance import instance
 from sweep.families.mapping._simulate import order_of
 from sweep.families.salad._loop import (
     COUNTS,
     SATURATED,
+    STATUS,
     Gang,
     Tasks,
     new_jobs,
@@ -80,8 +81,10 @@ VARIABLES = (
 
 @dataclass(frozen=True)
 class Stages:
-    """The three stages of one point: the mapper's and balancer's policies and parameters."""
+    """One point's tool (the salad policy) and its stages: the mapper's and balancer's policies and
+    parameters; ``params`` the tool's own."""
 
+    tool: Policy
     mapper: Policy
     mapper_params: Any
     balancer: Policy
@@ -92,7 +95,8 @@ class Stages:
 def stages_of(point: Point) -> Stages:
     """The point's stages; one-line ``ValueError`` for an unknown policy or a bad parameter."""
     families = load_families()
-    params = families["salad"].params(point)
+    tool = families["salad"].policy(point)
+    params = tool.make_params(point.policy)
     mappers, balancers = families["mapping"].policies, families["balancing"].policies
     if params.mapper not in mappers:
         raise ValueError(f"policy.mapper must be a mapping policy ({', '.join(mappers)}), "
@@ -101,7 +105,7 @@ def stages_of(point: Point) -> Stages:
         raise ValueError(f"policy.balancer must be a balancing policy ({', '.join(balancers)}), "
                          f"got {params.balancer!r}")
     mapper, balancer = mappers[params.mapper], balancers[params.balancer]
-    return Stages(mapper, _stage_params(mapper, params.mapper_params, "mapper_params"),
+    return Stages(tool, mapper, _stage_params(mapper, params.mapper_params, "mapper_params"),
                   balancer, _stage_params(balancer, params.balancer_params, "balancer_params"), params)
 
 
@@ -116,7 +120,8 @@ def validate(point: Point) -> None:
     """One-line ``ValueError`` for a bad option, before anything runs."""
     stages = stages_of(point)
     system = system_of(point.system)
-    workload_of(point.workload)
+    workload = workload_of(point.workload)
+    applications(replace(workload, applications=1), np.random.default_rng(0))  # the graph options
     if stages.balancer.hooks.check is not None:
         stages.balancer.hooks.check(system.machine, stages.balancer_params)
     if point.model != "simulation":
@@ -168,26 +173,41 @@ def map_application(graph: TaskGraph, system: SaladSystem, stages: Stages,
                   critical_path(graph))
 
 
+def _ranges(first: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The indices ``first[i] .. first[i] + count[i] - 1`` of every ``i``, one after the other."""
+    starts = np.repeat(first - np.cumsum(count) + count, count)
+    return starts + np.arange(int(count.sum()))
+
+
+def _first(count: np.ndarray) -> np.ndarray:
+    return np.cumsum(count) - count
+
+
 def _tasks(apps: list[Mapped], chosen: np.ndarray) -> tuple[Tasks, np.ndarray]:
-    """The jobs' tasks, numbered job after job (``_loop.Tasks``), and their lives in slices."""
-    job = np.repeat(np.arange(len(chosen)), [apps[a].graph.tasks for a in chosen])
-    parts = [apps[a] for a in chosen]
-    offset = np.zeros(len(parts), np.int64)
-    offset[1:] = np.cumsum([m.graph.tasks for m in parts])[:-1]
-    src = np.concatenate([m.graph.src + o for m, o in zip(parts, offset, strict=True)])
-    dst = np.concatenate([m.graph.dst + o for m, o in zip(parts, offset, strict=True)])
-    data = np.concatenate([m.graph.data for m in parts])
-    n = len(job)
+    """The jobs' tasks, numbered job after job (``_loop.Tasks``), and their lives in slices:
+    each job's rows gathered from its application's, all applications' arrays end to end."""
+    graphs = [m.graph for m in apps]
+    app_tasks = np.array([g.tasks for g in graphs], np.int64)
+    app_edges = np.array([g.edges for g in graphs], np.int64)
+    count, edges = app_tasks[chosen], app_edges[chosen]
+    job_first = _first(count)
+    of_task = _ranges(_first(app_tasks)[chosen], count)  # each job task's row among the applications'
+    of_edge = _ranges(_first(app_edges)[chosen], edges)
+    shift = np.repeat(job_first, edges)  # an edge's task numbers, from its job's to the run's
+    src = np.concatenate([g.src for g in graphs])[of_edge] + shift
+    dst = np.concatenate([g.dst for g in graphs])[of_edge] + shift
+    data = np.concatenate([g.data for g in graphs])[of_edge]
+    n = int(count.sum())
     by_src = np.lexsort((dst, src))
     sstart = np.zeros(n + 1, np.int64)
     sstart[1:] = np.cumsum(np.bincount(src, minlength=n))
-    tasks = Tasks(job=job.astype(np.int64), rank=np.concatenate([m.rank for m in parts]),
-                  place=np.concatenate([m.place for m in parts]),
+    tasks = Tasks(job=np.repeat(np.arange(len(chosen), dtype=np.int64), count),
+                  rank=np.concatenate([m.rank for m in apps])[of_task],
+                  place=np.concatenate([m.place for m in apps])[of_task],
                   npred=np.bincount(dst, minlength=n).astype(np.int64), ready=np.zeros(n, np.int64),
-                  ran=np.full(n, -1, np.int64), sstart=sstart, sdst=dst[by_src].astype(np.int64),
-                  sdata=data[by_src].astype(np.float64))
-    life = np.ceil(np.concatenate([m.graph.weight for m in parts]) - 1e-9).astype(np.int64)
-    return tasks, np.maximum(life, 1)
+                  sstart=sstart, sdst=dst[by_src].astype(np.int64), sdata=data[by_src].astype(np.float64))
+    weight = np.concatenate([g.weight for g in graphs])[of_task]
+    return tasks, np.maximum(np.ceil(weight - 1e-9).astype(np.int64), 1)
 
 
 def release_times(arrival: np.ndarray, operations: np.ndarray, op_cost: float) -> np.ndarray:
@@ -214,26 +234,28 @@ def _gang(system: SaladSystem, stages: Stages, jobs: int, tasks: int, cap: int, 
 
 def run(stages: Stages, system: SaladSystem, apps: list[Mapped], chosen: np.ndarray,
         arrival: np.ndarray, cap: int) -> tuple[Any, Any, Any, Tasks, Gang]:
-    """Stages 2 and 3 on the given jobs: the final states (Sim, jobs, tasks, matrix)."""
+    """Stages 2 and 3 on the given jobs: the final states (Sim, balancer, jobs, tasks, matrix)."""
     tasks, life = _tasks(apps, chosen)
-    ops = np.array([apps[a].operations for a in chosen], np.float64)
-    released = release_times(arrival, ops, stages.params.op_cost)
-    count = np.array([apps[a].graph.tasks for a in chosen], np.int64)
-    n_tasks = int(count.sum())
+    operations = np.array([m.operations for m in apps], np.float64)[chosen]
+    released = release_times(arrival, operations, stages.params.op_cost)
+    count = np.bincount(tasks.job, minlength=len(chosen)).astype(np.int64)
+    n_tasks = len(life)
     taskset = TaskSet(life, np.full(n_tasks, -1, np.int64), np.zeros(n_tasks, np.int64),
                       tasks.place.copy(), np.zeros(n_tasks, np.int64))
     t_max = int(20 * (life.sum() / system.pes + released.max(initial=0))) + 100_000
-    pool = 0
-    while True:
-        sim = make_sim(system.machine, taskset, pool)._replace(roots=np.zeros(0, np.int64))
+    loop = stages.tool.hooks.kernel(stages.balancer)
+
+    def start(sim: Any) -> tuple[Any, Any, Tasks, Gang]:
         jobs = new_jobs(np.ceil(arrival).astype(np.int64), released.astype(np.int64), count)
-        fresh = tasks._replace(npred=tasks.npred.copy(), ready=tasks.ready.copy(), ran=tasks.ran.copy())
+        fresh = tasks._replace(npred=tasks.npred.copy(), ready=tasks.ready.copy())
         gang = _gang(system, stages, len(chosen), n_tasks, cap, t_max)
         pst = stages.balancer.hooks.make_state(system.machine, taskset, stages.balancer_params)
-        kernel(stages.balancer)(sim, pst, jobs, fresh, gang)
-        if sim.err[0] != ERR_POOL or sim.m_time.shape[0] > 8 * (n_tasks + 1024):
-            break
-        pool = 2 * sim.m_time.shape[0]  # the run is deterministic: the same run, more room
+        loop(sim, pst, jobs, fresh, gang)
+        return pst, jobs, fresh, gang
+
+    # no roots: the loop releases every task itself (``_loop``, steps 1 and 2)
+    sim, (pst, jobs, fresh, gang) = run_with_room(
+        lambda pool: make_sim(system.machine, taskset, pool)._replace(roots=np.zeros(0, np.int64)), start)
     if sim.err[0] != OK:
         raise RuntimeError(f"salad: {ERRORS[int(sim.err[0])]}")
     return sim, pst, jobs, fresh, gang
@@ -276,15 +298,15 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
     apps = [map_application(g, system, stages, rng_mapper) for g in applications(workload, rng_graphs)]
     n = point.stop.warmup + point.stop.jobs
     chosen = rng_jobs.integers(0, len(apps), size=n)
-    work = np.array([apps[a].graph.weight.sum() for a in chosen])
+    work = np.array([m.graph.weight.sum() for m in apps])[chosen]
     arrival = arrivals(work, point.load, system.pes, rng_jobs)
     sim, _, jobs, tasks, gang = run(stages, system, apps, chosen, arrival, point.stop.max_in_system)
-    if gang.counts[0] == SATURATED:
+    if gang.counts[STATUS] == SATURATED:
         return Result(summary={"saturated": True, "trace_job": gang.trace_job,
                                "trace_migrations": gang.trace_moved}, work=n)
     _check_work(sim, jobs)
-    paths = np.array([apps[a].critical_path for a in chosen])
-    ops = np.array([apps[a].operations for a in chosen], np.float64)
+    paths = np.array([m.critical_path for m in apps])[chosen]
+    ops = np.array([m.operations for m in apps], np.float64)[chosen]
     return Result(summary=summarise(sim, jobs, tasks, gang, arrival, paths, ops, point.stop.warmup), work=n)
 
 

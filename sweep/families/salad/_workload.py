@@ -18,32 +18,23 @@ barrier classes are not modelled here, and no task spawns others.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from sweep.families import check_params, param
-from sweep.families.mapping._instance import task_graph
+from sweep.families.mapping._instance import RandomDag, task_graph
 from sweep.workloads.task_graphs import TaskGraph
 
 
-def _u1to5() -> dict[str, Any]:
-    return {"kind": "uniform_int", "low": 1, "high": 5}
-
-
 @dataclass(frozen=True)
-class DagJobs:
-    """``kind: dag_jobs``: the workload section of the salad family (module docstring)."""
+class DagJobs(RandomDag):
+    """``kind: dag_jobs``: the mapping family's ``random_dag`` options, for graphs of ``size`` 20
+    (RECONSTRUCTED), and how many distinct graphs the jobs are drawn from (module docstring)."""
 
-    applications: int = param(50, ge=1, doc="RECONSTRUCTED: distinct task graphs the jobs are drawn from")
     size: int = param(20, ge=1, doc="RECONSTRUCTED: tasks per graph")
-    fat: float = param(0.5, gt=0, le=1, doc="graph width: about size**fat tasks per level")
-    density: float = param(0.2, ge=0, le=1, doc="probability of each edge between near levels")
-    regularity: float = param(0.5, ge=0, le=1, doc="how evenly the levels are filled")
-    jump: int = param(1, ge=1, doc="levels an edge may span")
-    weights: Mapping[str, Any] = field(default_factory=_u1to5)
-    data: Mapping[str, Any] = field(default_factory=_u1to5)
+    applications: int = param(50, ge=1, doc="RECONSTRUCTED: distinct task graphs the jobs are drawn from")
 
 
 #: The salad family's workload kinds and their options (the config schemas).
@@ -60,9 +51,8 @@ def workload_of(section: Mapping[str, Any]) -> DagJobs:
 
 def applications(workload: DagJobs, rng: np.random.Generator) -> list[TaskGraph]:
     """The run's distinct task graphs, drawn by the mapping family's generator."""
-    section = {"kind": "random_dag", "size": workload.size, "fat": workload.fat,
-               "density": workload.density, "regularity": workload.regularity, "jump": workload.jump,
-               "weights": dict(workload.weights), "data": dict(workload.data)}
+    section = {f.name: getattr(workload, f.name) for f in fields(RandomDag)}
+    section["kind"] = "random_dag"
     return [task_graph(section, rng) for _ in range(workload.applications)]
 
 

@@ -38,9 +38,9 @@ class SaladParams:
                            doc="mapping time per operation the mapper counts (RECONSTRUCTED; 0: "
                                "mapping is free)")
     mapper_params: Mapping[str, Any] | None = param(None, nullable=True,
-                                                    doc="the mapper's own parameters (null: its defaults)")
+                                                    doc="the mapper's parameters (null: its defaults)")
     balancer_params: Mapping[str, Any] | None = param(None, nullable=True,
-                                                      doc="the balancer's own parameters (null: its defaults)")
+                                                      doc="the balancer's parameters (null: its defaults)")
 
 
 POLICY = Policy("ipg_salad", "salad", SaladHooks(kernel=kernel), SaladParams,

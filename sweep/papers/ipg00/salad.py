@@ -7,6 +7,8 @@ results for the whole tool: every figure shows the model alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import xarray as xr
 from matplotlib.colors import ListedColormap
@@ -55,35 +57,41 @@ def substitutions(ds: xr.Dataset) -> dict[str, Figure]:
     return {"ipg00_salad": fig}
 
 
+def _response_against(ds: xr.Dataset, curve: str, x: str, name: str, xlabel: str, title: str,
+                      label: Callable[[object], str] = str) -> dict[str, Figure]:
+    """Mean response time against ``x``, one curve per label of ``curve``, saturated points crossed."""
+    fig = Figure(figsize=(6, 4.2))
+    ax = fig.subplots()
+    da = _as_curves(ds["mean_response_time"], curve, x)
+    da = da.assign_coords(policy=[label(v) for v in da["policy"].values])
+    sat = _as_curves(ds["saturated"], curve, x).assign_coords(policy=da["policy"])
+    curves(ax, da, "mean response time (slices)", log=True, saturated=sat)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    fig.tight_layout()
+    return {name: fig}
+
+
 @figure("ipg00_salad_mapping_cost")
 def mapping_cost(ds: xr.Dataset) -> dict[str, Figure]:
     """Mean response time of Cluster-M and MH against the time charged per mapper operation."""
-    fig = Figure(figsize=(6, 4.2))
-    ax = fig.subplots()
-    curves(ax, _as_curves(ds["mean_response_time"], "mapper", "op_cost"), "mean response time (slices)",
-           log=True, saturated=_as_curves(ds["saturated"], "mapper", "op_cost"))
-    ax.set_xscale("symlog", linthresh=1e-4)
-    ax.set_xlabel("mapping time per counted operation (slices)")
-    ax.set_title("Mapping time charged: Cluster-M against MH (load 0.5)")
-    fig.tight_layout()
-    return {"ipg00_salad_mapping_cost": fig}
+    figures = _response_against(ds, "mapper", "op_cost", "ipg00_salad_mapping_cost",
+                                "mapping time per counted operation (slices)",
+                                "Mapping time charged: Cluster-M against MH (load 0.5)")
+    figures["ipg00_salad_mapping_cost"].axes[0].set_xscale("symlog", linthresh=1e-5)
+    return figures
 
 
 @figure("ipg00_salad_feedback")
 def feedback(ds: xr.Dataset) -> dict[str, Figure]:
     """Mean response time against Rate of Change's sample interval, with and without the scheduler's
     allocation as the balancer's input."""
-    fig = Figure(figsize=(6, 4.2))
-    ax = fig.subplots()
-    da = _as_curves(ds["mean_response_time"], "feedback", "interval")
-    da = da.assign_coords(policy=[f"feedback {v}" for v in da["policy"].values])
-    sat = _as_curves(ds["saturated"], "feedback", "interval").assign_coords(policy=da["policy"])
-    curves(ax, da, "mean response time (slices)", log=True, saturated=sat)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("Rate of Change's sample interval (slices)")
-    ax.set_title("The scheduler's allocation as the balancer's input (load 0.7)")
-    fig.tight_layout()
-    return {"ipg00_salad_feedback": fig}
+    figures = _response_against(ds, "feedback", "interval", "ipg00_salad_feedback",
+                                "Rate of Change's sample interval (slices)",
+                                "The scheduler's allocation as the balancer's input (load 0.7)",
+                                label=lambda value: f"feedback {value}")
+    figures["ipg00_salad_feedback"].axes[0].set_xscale("log", base=2)
+    return figures
 
 
 @figure("ipg00_salad_trace")
