@@ -58,16 +58,17 @@ def substitutions(ds: xr.Dataset) -> dict[str, Figure]:
 
 
 def _response_against(ds: xr.Dataset, curve: str, x: str, name: str, xlabel: str, title: str,
-                      label: Callable[[object], str] = str) -> dict[str, Figure]:
-    """Mean response time against ``x``, one curve per label of ``curve``, saturated points crossed."""
-    fig = Figure(figsize=(6, 4.2))
-    ax = fig.subplots()
+                      label: Callable[[object], str] = str, panels: int = 1) -> dict[str, Figure]:
+    """Mean response time against ``x``, one curve per label of ``curve``, saturated points crossed,
+    in the first of ``panels`` axes side by side."""
+    fig = Figure(figsize=(6 * panels, 4.2))
+    ax = fig.subplots(1, panels)[0] if panels > 1 else fig.subplots()
     da = _as_curves(ds["mean_response_time"], curve, x)
     da = da.assign_coords(policy=[label(v) for v in da["policy"].values])
     sat = _as_curves(ds["saturated"], curve, x).assign_coords(policy=da["policy"])
     curves(ax, da, "mean response time (slices)", log=True, saturated=sat)
     ax.set_xlabel(xlabel)
-    ax.set_title(title)
+    fig.suptitle(title)
     fig.tight_layout()
     return {name: fig}
 
@@ -85,12 +86,25 @@ def mapping_cost(ds: xr.Dataset) -> dict[str, Figure]:
 @figure("ipg00_salad_feedback")
 def feedback(ds: xr.Dataset) -> dict[str, Figure]:
     """Mean response time against Rate of Change's sample interval, with and without the scheduler's
-    allocation as the balancer's input."""
+    allocation as the balancer's input; beside it, the share of runs saturated (their response
+    times are not finite, so the left panel has no point there)."""
     figures = _response_against(ds, "feedback", "interval", "ipg00_salad_feedback",
                                 "Rate of Change's sample interval (slices)",
-                                "The scheduler's allocation as the balancer's input (load 0.7)",
-                                label=lambda value: f"feedback {value}")
-    figures["ipg00_salad_feedback"].axes[0].set_xscale("log", base=2)
+                                "The scheduler's allocation as the balancer's input (load 0.5)",
+                                label=lambda value: f"feedback {value}", panels=2)
+    fig = figures["ipg00_salad_feedback"]
+    left, right = fig.axes
+    shares = _as_curves(ds["saturated"], "feedback", "interval").astype(float).mean("replication")
+    for value in shares["policy"].values:
+        right.plot(shares["load"].values, shares.sel(policy=value).values, marker="o",
+                   label=f"feedback {value}")
+    right.set_ylabel("share of runs saturated")
+    right.set_ylim(-0.05, 1.05)
+    right.legend(fontsize=8)
+    for ax in (left, right):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("Rate of Change's sample interval (slices)")
+    fig.tight_layout()
     return figures
 
 
