@@ -3,7 +3,7 @@
 A paper's package (``sweep/papers/sh00/figures.py``, ...; :mod:`sweep.papers`)
 registers one drawing function per experiment with :func:`figure`; the command
 line writes the figures of the experiment it ran next to the result file
-(``plots=true``, the default), as PNG and PDF.
+(``plots=true``, the default), as PNG and PDF, and an animated figure as a GIF.
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ import xarray as xr
 
 from sweep.config.files import paper_modules
 
-#: experiment name -> function(Dataset) -> {figure name: matplotlib Figure}
+#: Frames per second of an animated figure's GIF.
+ANIMATION_FPS = 8
+
+#: experiment name -> function(Dataset) -> {figure name: matplotlib Figure or Animation}
 FIGURES: dict[str, Callable[[xr.Dataset], dict]] = {}
 
 
@@ -42,9 +45,10 @@ def _load_studies() -> None:
 def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path, stem: str | None = None,
                   suffixes: tuple[str, ...] = (".png", ".pdf")) -> list[Path]:
     """Draw the experiment's figures and save each in ``folder`` in every format of ``suffixes``
-    (PNG and PDF unless told). An experiment without a paper figure, given ``stem`` (the result
-    file's name without ``.nc``), gets the default figure instead, ``<stem>.png``
-    (:mod:`sweep.analysis.overview`); [] when there is neither."""
+    (PNG and PDF unless told); an animated one (a matplotlib ``Animation``) as ``<name>.gif``.
+    An experiment without a paper figure, given ``stem`` (the result file's name without
+    ``.nc``), gets the default figure instead, ``<stem>.png`` (:mod:`sweep.analysis.overview`);
+    [] when there is neither."""
     _load_studies()
     draw = FIGURES.get(experiment or "")
     if draw is None and stem is None:
@@ -53,6 +57,7 @@ def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path, ste
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.animation import Animation, PillowWriter
 
     if draw is None:
         from sweep.analysis.overview import overview_figure
@@ -63,6 +68,12 @@ def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path, ste
         figures = draw(dataset)
     written = []
     for name, fig in figures.items():
+        if isinstance(fig, Animation):  # an animated figure: one GIF, whatever the suffixes
+            path = folder / f"{name}.gif"
+            fig.save(path, writer=PillowWriter(fps=ANIMATION_FPS))
+            written.append(path)
+            plt.close(fig._fig)
+            continue
         for suffix in suffixes:
             path = folder / f"{name}{suffix}"
             fig.savefig(path, dpi=150, bbox_inches="tight")

@@ -125,3 +125,22 @@ def test_a_bad_slot_is_one_line():
         FAMILY.validate(point(balancer="roc"))
     with pytest.raises(ValueError, match="^policy.mapper_params: policy 'cluster_m' has no option 'x'"):
         FAMILY.validate(point(mapper_params={"x": 1}))
+
+
+def test_the_trace_is_drawn_and_animated_until_the_last_busy_slice(tmp_path):
+    """Four PEs, ten traced slices, the last job ends in slice 6: the diagram, and a GIF of 7 frames
+    (the figure registry saves an animated figure as a GIF whatever the suffixes asked)."""
+    import xarray as xr
+    from PIL import Image
+
+    from sweep.analysis.figures import write_figures
+
+    jobs = np.full((10, 4), -1)
+    jobs[:7, 0], jobs[2:5, 3] = 0, 1
+    moved = np.zeros(10, int)
+    moved[3] = 2
+    ds = xr.Dataset({"trace_job": (("trace_slice", "pe"), jobs),
+                     "trace_migrations": (("trace_slice",), moved)})
+    written = write_figures(ds, "ipg00_salad_trace", tmp_path, suffixes=(".png",))
+    assert sorted(p.name for p in written) == ["ipg00_salad_trace.png", "ipg00_salad_trace_animation.gif"]
+    assert Image.open(tmp_path / "ipg00_salad_trace_animation.gif").n_frames == 7

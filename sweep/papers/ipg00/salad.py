@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 import xarray as xr
+from matplotlib.animation import FuncAnimation
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
@@ -108,22 +109,54 @@ def feedback(ds: xr.Dataset) -> dict[str, Figure]:
     return figures
 
 
-@figure("ipg00_salad_trace")
-def trace(ds: xr.Dataset) -> dict[str, Figure]:
-    """The trace diagram of one run: which job each PE ran in each slice (white: idle), and the
-    tasks migrated in each slice."""
+def _job_colours(jobs: np.ndarray) -> ListedColormap:
+    """White for an idle PE (-1), then one fixed random colour per job."""
+    palette = np.random.default_rng(0).uniform(0.15, 0.95, size=(max(int(jobs.max()) + 1, 1), 3))
+    return ListedColormap(np.vstack([[1.0, 1.0, 1.0], palette]))
+
+
+def _trace_arrays(ds: xr.Dataset) -> tuple[np.ndarray, np.ndarray]:
+    """The job each PE ran (PEs x slices, -1 idle) and the tasks migrated in each slice."""
     jobs = ds["trace_job"].squeeze(drop=True).transpose("pe", "trace_slice").values
-    moved = ds["trace_migrations"].squeeze(drop=True).values
+    return jobs, ds["trace_migrations"].squeeze(drop=True).values
+
+
+@figure("ipg00_salad_trace")
+def trace(ds: xr.Dataset) -> dict[str, Figure | FuncAnimation]:
+    """The trace diagram of one run: which job each PE ran in each slice (white: idle), and the
+    tasks migrated in each slice; and the same run animated, the PEs laid out as the mesh."""
+    jobs, moved = _trace_arrays(ds)
+    colours = _job_colours(jobs)
     fig = Figure(figsize=(12, 5))
     top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [1, 4]})
     top.bar(np.arange(moved.size), moved, width=1.0, color="tab:red")
     top.set_ylabel("tasks\nmigrated")
-    palette = np.random.default_rng(0).uniform(0.15, 0.95, size=(max(int(jobs.max()) + 1, 1), 3))
-    colours = ListedColormap(np.vstack([[1.0, 1.0, 1.0], palette]))
-    bottom.imshow(jobs + 1, aspect="auto", interpolation="nearest", cmap=colours,
-                  vmin=0, vmax=len(palette))
+    bottom.imshow(jobs + 1, aspect="auto", interpolation="nearest", cmap=colours, vmin=0, vmax=colours.N - 1)
     bottom.set_xlabel("slice")
     bottom.set_ylabel("PE")
     fig.suptitle("IPG-SaLaD's execution, PEs x slices coloured by job (white: idle)")
     fig.tight_layout()
-    return {"ipg00_salad_trace": fig}
+    return {"ipg00_salad_trace": fig, "ipg00_salad_trace_animation": animation(jobs, moved)}
+
+
+def animation(jobs: np.ndarray, moved: np.ndarray, rows: int | None = None) -> FuncAnimation:
+    """The run slice by slice: the PEs as a ``rows`` x ``P / rows`` grid (default: the most nearly
+    square, as the mesh of ``system.rows``), each coloured by the job it runs, until the last busy slice."""
+    import matplotlib.pyplot as plt
+
+    pes, slices = jobs.shape
+    rows = rows or max(r for r in range(1, int(np.sqrt(pes)) + 1) if pes % r == 0)
+    busy = np.flatnonzero((jobs >= 0).any(axis=0))
+    last = int(busy[-1]) + 1 if busy.size else 1
+    colours = _job_colours(jobs)
+    fig, ax = plt.subplots(figsize=(2.6, 2.8), dpi=72)
+    image = ax.imshow(jobs[:, 0].reshape(rows, -1) + 1, cmap=colours, vmin=0, vmax=colours.N - 1)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+    def frame(t: int) -> list:
+        image.set_data(jobs[:, t].reshape(rows, -1) + 1)
+        ax.set_title(f"slice {t}, tasks migrated: {int(moved[t])}", fontsize=9)
+        return [image]
+
+    return FuncAnimation(fig, frame, frames=range(min(last, slices)), blit=False)
