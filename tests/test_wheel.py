@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -19,12 +20,27 @@ def _run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> su
     return done
 
 
+def _sources(folder: Path) -> Path:
+    """The checkout's files that git does not ignore, copied into ``folder``: the build writes its
+    ``build/`` there, so neither a stale ``build/lib`` (a module deleted since the last build stays
+    in it, and setuptools packs it) nor the other test process's build reaches the wheel."""
+    listed = _run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                  cwd=REPOSITORY).stdout.split("\0")
+    for name in filter(None, listed):
+        source = REPOSITORY / name
+        if source.is_file():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, folder / name)
+    return folder
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """A venv holding only the wheel (its dependencies come from this interpreter's site-packages)."""
     folder = tmp_path_factory.mktemp("wheel")
+    sources = _sources(tmp_path_factory.mktemp("sources"))
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder / "dist"),
-          str(REPOSITORY)], cwd=folder)
+          str(sources)], cwd=folder)
     (wheel,) = (folder / "dist").glob("sweep-*.whl")
     venv.create(folder / "venv", system_site_packages=True, with_pip=False)
     python = folder / "venv" / "bin" / "python"
