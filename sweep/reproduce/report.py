@@ -128,6 +128,11 @@ class Report:
     machine: str
 
 
+#: The figure files a report shows, by suffix, with their media types (a still figure is a PNG, an
+#: animated one a GIF: ``sweep.analysis.figures.write_figures``).
+IMAGES = {".png": "image/png", ".gif": "image/gif"}
+
+
 def write_csv(report: Report, path: Path) -> None:
     """One row per claim: the paper's words and value, the measured value with its CI, the verdict."""
     with path.open("w", newline="") as out:
@@ -191,7 +196,7 @@ def paper_markdown(result: PaperResult, figure_link: Callable[[Path], str], leve
                   f"`{command}`: {run.compute_seconds:.1f} s of compute"
                   + (f" in {run.rounds} rounds of replications" if run.rounds > 1 else "")
                   + (" (reused from an earlier run)" if run.reused else "") + ".", ""]
-        lines += [f"![{f.stem}]({figure_link(f)})" for f in run.figures if f.suffix == ".png"]
+        lines += [f"![{f.stem}]({figure_link(f)})" for f in run.figures if f.suffix in IMAGES]
         if run.figures:
             lines.append("")
         lines += claims_table(by_preset.pop(run.name, []))
@@ -263,7 +268,7 @@ def write_pages(report: Report, root: Path) -> list[Path]:
         figures.mkdir(parents=True, exist_ok=True)
         for run in paper.presets:
             for figure in run.figures:
-                if figure.suffix == ".png":
+                if figure.suffix in IMAGES:
                     shutil.copyfile(figure, figures / figure.name)
         page = pages / f"{paper.paper.key}.md"
         page.write_text("<!-- Written by sweep-reproduce; do not edit by hand. -->\n"
@@ -306,7 +311,7 @@ def _paragraphs(markdown: str) -> str:
 
 def _embedded(path: Path) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
-    return f'<img alt="{html.escape(path.stem)}" src="data:image/png;base64,{data}">'
+    return f'<img alt="{html.escape(path.stem)}" src="data:{IMAGES[path.suffix]};base64,{data}">'
 
 
 _STYLE = """body{font-family:system-ui,sans-serif;max-width:80rem;margin:2rem auto;padding:0 1rem;
@@ -357,7 +362,7 @@ def _paper_html(result: PaperResult) -> list[str]:
         out += [f"<h3>{run.name}</h3>",
                 f"<p><code>{html.escape(command)}</code>: {run.compute_seconds:.1f} s of compute"
                 + (" (reused from an earlier run)" if run.reused else "") + ".</p>",
-                "<div>" + "".join(_embedded(f) for f in run.figures if f.suffix == ".png") + "</div>"]
+                "<div>" + "".join(_embedded(f) for f in run.figures if f.suffix in IMAGES) + "</div>"]
         out += _claims_html(by_preset.pop(run.name, []))
     for rest in by_preset.values():
         out += _claims_html(rest)
