@@ -79,8 +79,11 @@ def test_report_files_exist_and_the_html_is_self_contained(quick: Path):
         assert (quick / name).stat().st_size > 0, name
     page = (quick / "report.html").read_text()
     sources = re.findall(r'(?:src|href)="([^"#]*)"', page)
-    assert sources and all(s.startswith("data:image/png;base64,") for s in sources if s), set(sources)
-    assert page.count("data:image/png;base64,") == len(list((quick / "figures").glob("*.png")))
+    embedded = ("data:image/png;base64,", "data:image/gif;base64,")  # still and animated figures
+    assert sources and all(s.startswith(embedded) for s in sources if s), set(sources)
+    figures = [*(quick / "figures").glob("*.png"), *(quick / "figures").glob("*.gif")]
+    assert sum(page.count(kind) for kind in embedded) == len(figures)
+    assert page.count("data:image/gif;base64,") == len(list((quick / "figures").glob("*.gif"))) >= 1
 
 
 def test_every_claim_of_every_paper_has_a_verdict(quick: Path):
