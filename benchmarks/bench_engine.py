@@ -47,6 +47,9 @@ from sweep.engine.runner import run_config  # noqa: E402
 
 
 def _timed_sweep(overrides: list[str]) -> float:
+    """Seconds of one sweep, computed afresh (``overwrite=true``: a sweep the output already holds
+    would otherwise be resumed, that is, read back, not computed)."""
+    overrides = [*overrides, "overwrite=true"]
     started = time.perf_counter()
     run_config(compose(overrides), overrides)
     return time.perf_counter() - started
@@ -82,7 +85,8 @@ def repeat(calls: int = 20) -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         overrides = ["policy=lwl", "workload=c90", "load=0.5", "model=analytic", "replications=1",
-                     "engine.backend=serial", "progress=false", "plots=false", f"output={folder}/o.nc"]
+                     "engine.backend=serial", "progress=false", "plots=false", f"output={folder}/o.nc",
+                     "overwrite=true"]
 
         def timed(clear: bool) -> float:
             if clear:

@@ -39,7 +39,7 @@ from sweep.engine.output import OutputLock, claim_output, lock_path
 from sweep.engine.progress import Progress
 from sweep.engine.records import RecordBatch
 from sweep.engine.summary import grid_table, point_table, summary_line
-from sweep.engine.tasks import Task, TaskList, batch_size, batches
+from sweep.engine.tasks import Task, TaskList, batch_size, batches, kernels_first
 from sweep.errors import WriteFailed
 from sweep.families import Family, Point, family_of
 
@@ -346,7 +346,8 @@ class _ManySweeps:
         finished: dict[int, FinishedSweep] = {}
         try:
             size = batch_size(len(self.unique), backend.workers, engine.batch_size, analytic)
-            for records in backend.run(batches(self.unique, size)):
+            ordered = batches(self.unique, size) if analytic else kernels_first(self.unique, size)
+            for records in backend.run(ordered):
                 batch = RecordBatch.of(records)
                 done_points, touched = 0, set()
                 for i, part in self._with_copies(batch):

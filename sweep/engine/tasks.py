@@ -13,6 +13,7 @@ task returns the same record.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -152,6 +153,33 @@ def batches(tasks: Sequence[Task], size: int) -> Iterator[Sequence[Task]]:
     """The tasks in consecutive slices of ``size`` (a :class:`TaskList` slice stays a list of numbers)."""
     for start in range(0, len(tasks), size):
         yield tasks[start : start + size]
+
+
+def kernels_first(tasks: Sequence[Task], size: int) -> Iterator[Sequence[Task]]:
+    """The batches of ``tasks``: first each policy's first task alone, then the rest in their order,
+    in consecutive slices of at most ``size``. Every task comes exactly once.
+
+    A worker that misses numba's on-disk cache compiles the kernel while the
+    node's other workers that need it wait for the compile lock
+    (:mod:`sweep._numba`), and a kernel can take tens of seconds to compile.
+    In plain order the first batches of a sweep are all one policy's: one
+    worker compiles and the others wait. Sent first, one task per policy, the
+    compilations run side by side on as many workers, each ends with its one
+    task, and the node's cache is warm before the bulk arrives. With a warm
+    cache the order costs nothing: the work and the records are the same
+    (each task's random stream is its own), only their order differs.
+    """
+    first_of_policy: dict[str, int] = {}
+    for position, task in enumerate(tasks):
+        first_of_policy.setdefault(task.point.policy["name"], position)
+    if len(first_of_policy) < 2:
+        yield from batches(tasks, size)
+        return
+    firsts = sorted(first_of_policy.values())
+    for position in firsts:
+        yield tasks[position : position + 1]
+    for start, end in itertools.pairwise([-1, *firsts, len(tasks)]):
+        yield from batches(tasks[start + 1 : end], size)
 
 
 #: Tasks per batch at most: simulations (seconds each, balanced over the workers by small

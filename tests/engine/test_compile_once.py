@@ -1,9 +1,10 @@
 """A sweep of two Ray workers from an empty cache compiles each kernel once (issue 27 item 1).
 
-``benchmarks/compile_once.py`` runs SH00's dispatch policies on two workers of a
+``benchmarks/compile_once.py`` runs an SH00 dispatch policy on two workers of a
 fresh local Ray whose workers log every compilation (``sweep._numba.log_compilations``);
-both workers start on the same policy's tasks together, so without the per-kernel
-compile lock of ``sweep._numba.jit`` each would compile it.
+one policy, so both workers start on its tasks together, and without the per-kernel
+compile lock of ``sweep._numba.jit`` each would compile it. (Of several policies,
+``kernels_first`` sends each policy's first task first, one per worker: tests/engine/test_batches.py.)
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "compile_once.py"
 @pytest.mark.ray
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled kernels")
 def test_two_workers_from_an_empty_cache_compile_each_kernel_once():
-    design = ["grid.policy=[lwl,shortest_queue]", "workload=hyperexp2", "grid.load=[0.5,0.8]",
+    design = ["grid.policy=[shortest_queue]", "workload=hyperexp2", "grid.load=[0.5,0.6,0.7,0.8]",
               "replications=2", "stop.jobs=5000", "stop.warmup=500", "engine.batch_size=1",
               "engine.in_flight=1", "progress=false", "plots=false"]
     done = subprocess.run([sys.executable, str(SCRIPT), "--workers", "2", "--json", "--", *design],
@@ -30,7 +31,7 @@ def test_two_workers_from_an_empty_cache_compile_each_kernel_once():
     assert done.returncode == 0, done.stderr[-3000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     ours = {name: count for name, count in seen["kernels"].items() if name.startswith("sweep.")}
-    assert {"sweep.families.dispatch.lwl._run", "sweep.families.dispatch.shortest_queue._run"} <= set(ours)
+    assert "sweep.families.dispatch.shortest_queue._run" in ours
     assert ours == dict.fromkeys(ours, 1)
 
 
