@@ -4,7 +4,7 @@ The family composes the other families' policies, so a policy of its own is
 a way of composing them: :mod:`~sweep.families.salad.ipg_salad` is CSSE00's
 tool, whose three slots name a mapping policy, a balancing policy and one of
 the gang family's two schedulers. Its hook is the compiled loop for a given
-balancer (``_simulate.kernel``).
+balancer (``_kernels.kernel_for``: cached on disk).
 """
 
 from __future__ import annotations

@@ -25,11 +25,9 @@ included).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-import numba
 import numpy as np
 
 from sweep.families import Point, Policy, Result, Variable, load_families
@@ -44,7 +42,6 @@ from sweep.families.salad._loop import (
     Gang,
     Tasks,
     new_jobs,
-    salad_loop,
 )
 from sweep.families.salad._machine import SaladSystem, system_of
 from sweep.families.salad._workload import applications, arrivals, workload_of
@@ -126,27 +123,6 @@ def validate(point: Point) -> None:
         stages.balancer.hooks.check(system.machine, stages.balancer_params)
     if point.model != "simulation":
         raise ValueError(f"model must be simulation for the salad family, got {point.model!r}")
-
-
-_KERNELS: dict[str, Callable[..., None]] = {}
-
-
-def kernel(balancer: Policy) -> Callable[..., None]:
-    """The loop compiled with the balancer's hooks inlined, once per process.
-
-    Not cached on disk: numba keys its cache on the hooks' identities, which
-    change with every process (the balancing family caches one kernel per
-    policy for the same reason, with the hooks named in the policy's file).
-    """
-    if balancer.name not in _KERNELS:
-        tick, receive = balancer.hooks.tick, balancer.hooks.receive
-
-        @numba.njit(_nrt=False)
-        def run(S, pst, J, T, G):
-            salad_loop(S, pst, J, T, G, tick, receive)
-
-        _KERNELS[balancer.name] = run
-    return _KERNELS[balancer.name]
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sweep.families import Policy, param
+from sweep.families.salad._kernels import kernel_for
 from sweep.families.salad._policy import SaladHooks
-from sweep.families.salad._simulate import kernel
 
 SCHEDULERS = ("concurrent_gang", "gang")
 
@@ -43,6 +43,6 @@ class SaladParams:
                                                       doc="the balancer's parameters (null: its defaults)")
 
 
-POLICY = Policy("ipg_salad", "salad", SaladHooks(kernel=kernel), SaladParams,
+POLICY = Policy("ipg_salad", "salad", SaladHooks(kernel=kernel_for), SaladParams,
                 examples=({}, {"scheduler": "gang", "feedback": False},
                           {"mapper": "mh", "balancer": "no_balancing", "op_cost": 0.001}))
