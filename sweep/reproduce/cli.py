@@ -77,6 +77,9 @@ def parser() -> argparse.ArgumentParser:
                    help="judge only this claim (repeatable), running only the presets it reads")
     p.add_argument("--check", action="store_true",
                    help="exit 1 when a verdict differs from the one its record expects (as the pages show)")
+    p.add_argument("--no-figures", dest="figures", action="store_false",
+                   help="judge and report without drawing the figures (a later run without this flag "
+                        "draws them from the same Datasets)")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress display")
     return p
 
@@ -142,6 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.seed is not None and args.seed < 0:
         print(f"sweep-reproduce: --seed must be at least 0, got {args.seed}", file=sys.stderr)
+        return 2
+    if args.pages is not None and not args.figures:
+        print("sweep-reproduce: --pages needs the figures the pages show; leave out --no-figures",
+              file=sys.stderr)
         return 2
     keys = papers() if args.paper == ALL else [args.paper]
     chosen = [load_paper(key) for key in keys]
@@ -334,7 +341,7 @@ class _Parts:
         self.datasets[finished.label] = finished.dataset
         preset = next(name for name, parts in self.parts.items()
                       if any(part.name == finished.label for part in parts))
-        if all(part.name in self.datasets for part in self.parts[preset]):
+        if self.args.figures and all(part.name in self.datasets for part in self.parts[preset]):
             self.drawings.submit(preset, [self.data / f"{part.name}.nc" for part in self.parts[preset]])
 
     def save(self) -> None:
@@ -451,7 +458,7 @@ def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
     names = list(dict.fromkeys(name for paper in chosen for name in paper.presets))
     for name in names:
         runner.runs.setdefault(name, {"compute_seconds": 0.0, "figures": None})
-    to_draw = [name for name in names if not _figures_kept(name, runner, figures)]
+    to_draw = [name for name in names if args.figures and not _figures_kept(name, runner, figures)]
     parts = {name: [runner.data / f"{part.name}.nc" for part in runner.parts[name]] for name in to_draw}
     for name, drawn in runner.drawings.results(parts).items():
         runner.runs[name]["figures"] = drawn
@@ -460,7 +467,7 @@ def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
         preset_runs = []
         for name in paper.presets:
             reused = all(part.name in runner.reused for part in runner.parts[name])
-            drawn = [figures / f for f in runner.runs[name]["figures"]]
+            drawn = [figures / f for f in runner.runs[name]["figures"] or []]  # None: not drawn
             preset_runs.append(PresetRun(name, presets[name], runner.compute_seconds(name), drawn, reused,
                                          len(runner.parts[name])))
         records = load_records(paper.key)
