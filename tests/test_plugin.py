@@ -13,21 +13,26 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import xarray as xr
 
 PLUGIN = Path(__file__).resolve().parent / "plugin"
 
 
+@pytest.mark.ray
 def test_installed_package_adds_a_policy_that_sweeps_run(tmp_path):
+    """On a Ray pool: the workers, started with the plugin on their path, pass the probe that every
+    node can load it (``RayBackend.check_loadable``) and run it."""
     target = tmp_path / "site"
     install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
                str(PLUGIN)]
     subprocess.run(install, check=True, capture_output=True)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), os.environ.get("PYTHONPATH", "")]),
+           "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
     output = tmp_path / "idle.nc"
     sweep = [sys.executable, "-m", "sweep.cli", "grid.policy=[idle_first,round_robin]", "system.hosts=3",
              "workload=hyperexp2", "load=0.5", "stop.jobs=20000", "stop.warmup=1000",
-             "engine.backend=serial", "progress=false", f"output={output}"]
+             "engine.backend=ray", "engine.workers=1", "progress=false", f"output={output}"]
     result = subprocess.run(sweep, env=env, capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     dataset = xr.load_dataset(output)
@@ -123,3 +128,46 @@ def test_an_installed_paper_that_cannot_be_one_is_left_out_with_one_line(tmp_pat
         "sweep: paper 'missing = no_such_package' left out: its package is not installed",
         "sweep: paper 'no_claims = empty_paper' left out: its package holds no claims.yaml",
         "sweep: paper 'cv96 = other_cv96' left out: paper 'cv96' exists already"]
+
+
+DRIVER = """
+import sys
+import ray
+
+ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+sys.path.insert(0, sys.argv[1])  # the plugin: in this process only, not on the workers of the Ray above
+from sweep.cli import main
+
+sys.exit(main(["grid.policy=[idle_first,round_robin]", "system.hosts=3", "workload=hyperexp2",
+               "load=0.5", "stop.jobs=2000", "stop.warmup=100", "engine.backend=ray",
+               "engine.workers=1", "progress=false", f"output={sys.argv[2]}"]))
+"""
+
+
+@pytest.mark.ray
+def test_a_plugin_the_ray_workers_lack_is_one_line_and_exit_2_before_any_run(tmp_path):
+    """Issue 31: a plugin policy that the driver has and a node of the cluster lacks is found before
+    any batch is sent (a probe on every node), not as a failed task."""
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
+                    str(PLUGIN)], check=True, capture_output=True)
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+    output = tmp_path / "out.nc"
+    done = subprocess.run([sys.executable, "-c", DRIVER, str(target), str(output)], env=env,
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 2, done.stderr[-3000:]
+    ours = [line for line in done.stderr.splitlines() if line.startswith("sweep:")]
+    assert len(ours) == 1 and ours[0].startswith(
+        "sweep: error: policy 'idle_first' (plugin 'idle_first = sweep_idle_first:POLICY') cannot be "
+        "loaded on the Ray node "), ours
+    assert ours[0].endswith(": no package installed here adds it; install the plugin's package on "
+                            "every node"), ours
+    assert not output.exists()
+
+
+def test_the_driver_knows_which_policies_a_plugin_added():
+    """``plugin_of`` names only what an entry point added; sweep's own policies need no check."""
+    from sweep.families import plugin_of, unloadable
+
+    assert plugin_of("lwl") is None and plugin_of("no_such_policy") is None
+    assert unloadable(["lwl", "no_such_policy"]) == {"no_such_policy": "no package installed here adds it"}

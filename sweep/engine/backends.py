@@ -15,13 +15,14 @@ import threading
 import time
 import warnings
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Protocol
 from urllib.parse import urlsplit
 
 from sweep.config.compose import ConfigError
 from sweep.engine.tasks import Record, SimulationActor, Task
 from sweep.errors import PoolEmpty
+from sweep.families import unloadable
 
 #: ``engine.backend=auto`` runs at most this many tasks in this process: starting a local Ray
 #: costs 2-8 s and ~0.7 GiB (docs/design.md §11), more than a few replications of most points.
@@ -44,6 +45,8 @@ _WARM_POOL: dict[str, list] = {}
 class Backend(Protocol):
     workers: int
 
+    def check_loadable(self, plugins: Mapping[str, str]) -> None: ...
+
     def run(self, batches: Iterable[Sequence[Task]]) -> Iterator[list[Record]]: ...
 
     def close(self) -> None: ...
@@ -56,6 +59,9 @@ class SerialBackend:
 
     def __init__(self) -> None:
         self._actor = SimulationActor()
+
+    def check_loadable(self, plugins: Mapping[str, str]) -> None:
+        """Nothing to check: this process composed the sweep, so it has loaded its policies."""
 
     def run(self, batches: Iterable[Sequence[Task]]) -> Iterator[list[Record]]:
         for batch in batches:
@@ -104,6 +110,24 @@ class RayBackend:
         self._starting: dict = {}  # readiness reference -> (actor, when it was asked for)
         self._in_flight = in_flight
         self._unsaid = 0  # workers lost and not yet said
+
+    def check_loadable(self, plugins: Mapping[str, str]) -> None:
+        """Before any batch is sent: every node of the cluster can load the plugin policies
+        (``{policy: the entry point that adds it}``); else :class:`ConfigError` naming the first
+        policy, its plugin and a node that lacks it. Sweep's own policies come with sweep."""
+        if not plugins:
+            return
+        ray = self._ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        probe = ray.remote(num_cpus=0)(unloadable)
+        asked = {probe.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False))
+                 .remote(sorted(plugins)): node["NodeManagerAddress"]
+                 for node in ray.nodes() if node["Alive"]}
+        for reference, address in asked.items():
+            for name, why in ray.get(reference, timeout=PLACEMENT_SECONDS).items():
+                raise ConfigError(f"policy {name!r} (plugin {plugins[name]!r}) cannot be loaded on the Ray "
+                                  f"node {address}: {why}; install the plugin's package on every node")
 
     def _capacity(self) -> int:
         """Actors the pool may hold now: the cluster's CPUs, at most ``engine.workers``."""

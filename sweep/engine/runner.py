@@ -41,7 +41,7 @@ from sweep.engine.records import RecordBatch
 from sweep.engine.summary import grid_table, point_table, summary_line
 from sweep.engine.tasks import Task, TaskList, batch_size, batches, kernels_first
 from sweep.errors import WriteFailed
-from sweep.families import Family, Point, family_of
+from sweep.families import Family, Point, family_of, plugin_of
 
 #: Draws an experiment's figures: ``draw(dataset, experiment, folder, stem)`` -> the files written
 #: (``stem``: the result file's name without ``.nc``, for a sweep's default figure).
@@ -332,6 +332,11 @@ class _ManySweeps:
         analytic = all(s.cfg.model == "analytic" for s in self.sweeps)
         name = choose_backend(engine.backend, engine.address, len(self.unique), analytic)
         backend = make_backend(name, engine.workers, engine.address, engine.in_flight, bool(cfg.progress))
+        try:
+            backend.check_loadable(_plugins(s.grid for s in self.sweeps if s.tasks))
+        except ConfigError:
+            backend.close()
+            raise
         if self.verbose and (families := _families_to_compile(s.grid for s in self.sweeps if s.tasks)):
             print(f"sweep: compiling the {', '.join(families)} kernels (first run on this machine or after "
                   f"an update: seconds to minutes; later runs load them from numba's cache)",
@@ -447,6 +452,12 @@ def _policy_points(grid: Grid) -> Iterator[tuple[Family, Point]]:
 def _families(grid: Grid) -> list[Family]:
     """The families of a grid's policies."""
     return list({family.name: family for family, _ in _policy_points(grid)}.values())
+
+
+def _plugins(grids: Iterable[Grid]) -> dict[str, str]:
+    """The policies of these grids that an installed plugin adds: the entry point of each."""
+    names = {point.policy["name"] for grid in grids for _, point in _policy_points(grid)}
+    return {name: where for name in sorted(names) if (where := plugin_of(name))}
 
 
 def _families_to_compile(grids: Iterable[Grid]) -> list[str]:

@@ -17,8 +17,10 @@ from sweep.families._discovery import (
     all_policies,
     family_of,
     load_families,
+    plugin_of,
     policies_in,
     register,
+    unloadable,
 )
 from sweep.families._family import Family, Point, Processors, Result, StopRule, Variable
 from sweep.families._params import NoParams, check_params, param
@@ -26,4 +28,4 @@ from sweep.families._policy import Policy
 
 __all__ = ["FAMILIES", "Family", "NoParams", "Point", "Policy", "Processors", "Result", "StopRule",
            "Variable", "add_policy", "all_policies", "check_params", "family_of", "load_families", "param",
-           "policies_in", "register"]
+           "plugin_of", "policies_in", "register", "unloadable"]

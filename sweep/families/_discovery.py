@@ -30,6 +30,9 @@ FAMILY_GROUP, POLICY_GROUP = "sweep.families", "sweep.policies"
 #: to import, or whose policy takes a name already taken, is left out and said once on stderr; sweeps
 #: that do not use it run, and a sweep naming a policy it would have added is told why it is missing.
 PLUGIN_ERRORS: dict[str, str] = {}
+#: The entry point (``name = value``) that added each plugin family, and each plugin policy by name.
+_PLUGIN_FAMILIES: dict[str, str] = {}
+_PLUGIN_POLICIES: dict[str, str] = {}
 
 
 def register(family: Family) -> Family:
@@ -84,17 +87,40 @@ def load_families() -> dict[str, Family]:
         if info.ispkg and not info.name.startswith("_"):
             register(importlib.import_module(f"{__package__}.{info.name}").FAMILY)
     for entry in entry_points(group=FAMILY_GROUP):
-        _plugin(entry, lambda loaded: [register(loaded)])
+        _plugin(entry, lambda loaded, entry=entry: _PLUGIN_FAMILIES.setdefault(register(loaded).name,
+                                                                               _where(entry)))
     for family in list(FAMILIES.values()):
         for module in _modules(family.package):
             for policy in policies_in(module):
                 add_policy(policy)
+                if family.name in _PLUGIN_FAMILIES:
+                    _PLUGIN_POLICIES[policy.name] = _PLUGIN_FAMILIES[family.name]
     for entry in entry_points(group=POLICY_GROUP):
-        _plugin(entry, lambda loaded: _add_policies(_load_entry_point(loaded)))
+        _plugin(entry, lambda loaded, entry=entry: _add_policies(_load_entry_point(loaded), _where(entry)))
     return FAMILIES
 
 
-def _add_policies(policies: list[Any]) -> None:
+def plugin_of(policy_name: str) -> str | None:
+    """The entry point (``name = value``) of the installed plugin that added the policy or its
+    family; ``None`` for sweep's own policies and unknown names."""
+    load_families()
+    return _PLUGIN_POLICIES.get(policy_name)
+
+
+def unloadable(names: Iterable[str]) -> dict[str, str]:
+    """The policies of ``names`` this process cannot load, each with the reason in a few words (a
+    plugin missing here, or one that failed to load)."""
+    known = all_policies()
+    failed = "; ".join(f"{where}: {why}" for where, why in PLUGIN_ERRORS.items())
+    reason = f"a plugin failed to load here ({failed})" if failed else "no package installed here adds it"
+    return {name: reason for name in names if name not in known}
+
+
+def _where(entry: Any) -> str:
+    return f"{entry.name} = {entry.value}"
+
+
+def _add_policies(policies: list[Any], where: str) -> None:
     """Add a plugin's policies, all or none: a name another package's policy holds raises first."""
     for policy in policies:
         for family in FAMILIES.values():
@@ -104,6 +130,7 @@ def _add_policies(policies: list[Any]) -> None:
                                  "name)")
     for policy in policies:
         add_policy(policy)
+        _PLUGIN_POLICIES[policy.name] = where
 
 
 def _plugin(entry: Any, add: Any) -> None:
@@ -112,7 +139,7 @@ def _plugin(entry: Any, add: Any) -> None:
     try:
         add(entry.load())
     except Exception as error:  # noqa: BLE001 - any failure of someone else's package is reported
-        where = f"{entry.name} = {entry.value}"
+        where = _where(entry)
         PLUGIN_ERRORS[where] = f"{type(error).__name__}: {error}".splitlines()[0]
         print(f"sweep: plugin {where!r} left out: {PLUGIN_ERRORS[where]}", file=sys.stderr)
 
