@@ -123,6 +123,8 @@ def test_every_balancer_conserves_work_and_ends_every_job(balancer, scheduler):
 def test_a_bad_slot_is_one_line():
     with pytest.raises(ValueError, match="^policy.balancer must be a balancing policy .*got 'roc'$"):
         FAMILY.validate(point(balancer="roc"))
+    with pytest.raises(ValueError, match="^policy.scheduler must be a gang policy .*got 'lwl'$"):
+        FAMILY.validate(point(scheduler="lwl"))
     with pytest.raises(ValueError, match="^policy.mapper_params: policy 'cluster_m' has no option 'x'"):
         FAMILY.validate(point(mapper_params={"x": 1}))
 

@@ -17,7 +17,9 @@ voids it): the loop leaves the PE idle until then or until the slot's own
 task wakes. ``mach.rr`` is each PE's round-robin pointer (a row);
 ``mach.order``/``key``/``at``/``size`` each PE's column in priority order
 (``_column``), kept by the loop when the kernel asks for it (``indexed``).
-``local_scheduling`` says whether the policy has a local scheduler at all.
+``local_scheduling`` says whether the policy has a local scheduler at all: the
+invariants test holds a policy without one to its slots, and the salad family's
+scheduler slot fills a slot its job leaves empty only under a policy with one.
 The parameters (``packing``; ``alpha``, ``beta``, ``smoothing``,
 ``classifier``) reach the kernel, with the workload's and the machine's, as
 one ``_core.SETTINGS`` record (``par``: ``par.alpha``, ``par.ticks``, ...),

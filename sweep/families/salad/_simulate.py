@@ -25,6 +25,7 @@ included).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -86,6 +87,7 @@ class Stages:
     mapper_params: Any
     balancer: Policy
     balancer_params: Any
+    scheduler: Policy
     params: Any
 
 
@@ -94,16 +96,20 @@ def stages_of(point: Point) -> Stages:
     families = load_families()
     tool = families["salad"].policy(point)
     params = tool.make_params(point.policy)
-    mappers, balancers = families["mapping"].policies, families["balancing"].policies
-    if params.mapper not in mappers:
-        raise ValueError(f"policy.mapper must be a mapping policy ({', '.join(mappers)}), "
-                         f"got {params.mapper!r}")
-    if params.balancer not in balancers:
-        raise ValueError(f"policy.balancer must be a balancing policy ({', '.join(balancers)}), "
-                         f"got {params.balancer!r}")
-    mapper, balancer = mappers[params.mapper], balancers[params.balancer]
+    mapper, balancer, scheduler = (_slot(families[family].policies, getattr(params, option), option, kind)
+                                   for family, option, kind in (("mapping", "mapper", "a mapping"),
+                                                                ("balancing", "balancer", "a balancing"),
+                                                                ("gang", "scheduler", "a gang")))
     return Stages(tool, mapper, _stage_params(mapper, params.mapper_params, "mapper_params"),
-                  balancer, _stage_params(balancer, params.balancer_params, "balancer_params"), params)
+                  balancer, _stage_params(balancer, params.balancer_params, "balancer_params"),
+                  scheduler, params)
+
+
+def _slot(policies: Mapping[str, Policy], name: str, option: str, kind: str) -> Policy:
+    """The policy a slot names; one-line ``ValueError`` naming the family's policies otherwise."""
+    if name not in policies:
+        raise ValueError(f"policy.{option} must be {kind} policy ({', '.join(policies)}), got {name!r}")
+    return policies[name]
 
 
 def _stage_params(policy: Policy, section: Any, option: str) -> Any:
@@ -201,7 +207,7 @@ def _gang(system: SaladSystem, stages: Stages, jobs: int, tasks: int, cap: int, 
     bw = system.routes.bandwidth.astype(np.float64)
     return Gang(own=np.full((max(jobs, 1), p), -1, np.int64), foot=np.zeros(p, np.int64),
                 pend=np.zeros(max(tasks, 1), np.int64), bw=bw,
-                local=int(stages.params.scheduler == "concurrent_gang"),
+                local=int(stages.scheduler.hooks.local_scheduling),
                 feedback=int(stages.params.feedback), cap=cap, t_max=t_max,
                 trace_job=np.full((system.trace_slices, p), -1, np.int64),
                 trace_moved=np.zeros(system.trace_slices, np.int64),

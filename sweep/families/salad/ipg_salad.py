@@ -17,8 +17,6 @@ from sweep.families import Policy, param
 from sweep.families.salad._kernels import kernel_for
 from sweep.families.salad._policy import SaladHooks
 
-SCHEDULERS = ("concurrent_gang", "gang")
-
 
 @dataclass(frozen=True)
 class SaladParams:
@@ -28,9 +26,10 @@ class SaladParams:
                                          "(CSSE00 §3.1: Cluster-M)")
     balancer: str = param("rate_of_change", doc="stage 2, the load balancer: a balancing policy "
                                                 "(§3.2: Rate of Change; no_balancing: none)")
-    scheduler: str = param("concurrent_gang", choices=SCHEDULERS,
-                           doc="stage 3, the dynamic scheduler (§3.3): concurrent_gang fills a slot "
-                               "its job leaves empty with another job's task; gang leaves it idle")
+    scheduler: str = param("concurrent_gang",
+                           doc="stage 3, the dynamic scheduler (§3.3): a gang policy; one with local "
+                               "scheduling (concurrent_gang) fills a slot its job leaves empty with "
+                               "another job's task, one without (gang) leaves it idle")
     feedback: bool = param(True, doc="the balancer reads the scheduler's current allocation every "
                                      "slice (§3: 'input from the dynamic scheduler'); false: only "
                                      "when the allocator maps a job (RECONSTRUCTED reading)")
