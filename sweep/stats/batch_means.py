@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
+import scipy  # its submodules load on first use: a sweep's start-up does not wait
 
 __all__ = [
     "batch_means",
@@ -69,7 +69,7 @@ def ci_halfwidth(means: np.ndarray, level: float = 0.90) -> float:
     k = means.size
     if k < 2:
         return math.nan
-    quantile = stats.t.ppf(0.5 + level / 2.0, k - 1)
+    quantile = scipy.stats.t.ppf(0.5 + level / 2.0, k - 1)
     return float(quantile * means.std(ddof=1) / math.sqrt(k))
 
 
@@ -100,7 +100,7 @@ def controlled_mean(means: np.ndarray, controls: np.ndarray, control_means: np.n
     coef, *_ = np.linalg.lstsq(design, means, rcond=None)
     residual = means - design @ coef
     variance = float(residual @ residual) / (k - 1 - q) * np.linalg.inv(design.T @ design)[0, 0]
-    return float(coef[0]), float(stats.t.ppf(0.5 + level / 2.0, k - 1 - q) * math.sqrt(variance))
+    return float(coef[0]), float(scipy.stats.t.ppf(0.5 + level / 2.0, k - 1 - q) * math.sqrt(variance))
 
 
 def trend_pvalue(means: np.ndarray) -> float:
@@ -120,7 +120,7 @@ def trend_pvalue(means: np.ndarray) -> float:
     s = float(np.sign(means[None, :] - means[:, None])[np.triu_indices(k, 1)].sum())
     variance = k * (k - 1) * (2 * k + 5) / 18.0
     z = (s - 1.0) / math.sqrt(variance) if s > 0 else (s + 1.0) / math.sqrt(variance)
-    return float(stats.norm.sf(z))
+    return float(scipy.stats.norm.sf(z))
 
 
 def growing(means: np.ndarray, alpha: float, enough: int) -> bool:

@@ -9,8 +9,8 @@ and the reproduction's quantities (:mod:`sweep.analysis.compare` re-exports them
 from __future__ import annotations
 
 import numpy as np
+import scipy  # its submodules load on first use: a sweep's start-up does not wait
 import xarray as xr
-from scipy import stats
 
 
 def t_quantiles(n: xr.DataArray, level: float) -> xr.DataArray:
@@ -18,7 +18,7 @@ def t_quantiles(n: xr.DataArray, level: float) -> xr.DataArray:
     where ``n`` < 2: the caller masks those)."""
     if not 0.0 < level < 1.0:
         raise ValueError(f"level must be in (0, 1), got {level}")
-    return xr.apply_ufunc(stats.t.ppf, 0.5 + level / 2.0, (n - 1).clip(min=1))
+    return xr.apply_ufunc(scipy.stats.t.ppf, 0.5 + level / 2.0, (n - 1).clip(min=1))
 
 
 def with_interval(estimate: xr.DataArray, halfwidth: xr.DataArray, level: float) -> xr.DataArray:

@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import special
+import scipy  # its submodules load on first use: a sweep's start-up does not wait
 
 __all__ = [
     "BoundedPareto",
@@ -406,9 +406,9 @@ class TruncatedLognormal(Distribution):
 
     def _ppf(self, q: np.ndarray) -> np.ndarray:
         if self._z_lo > 0:  # upper tail: work with survival probabilities
-            z = -special.ndtri(special.ndtr(-self._z_lo) - q * self._mass)
+            z = -scipy.special.ndtri(scipy.special.ndtr(-self._z_lo) - q * self._mass)
         else:
-            z = special.ndtri(special.ndtr(self._z_lo) + q * self._mass)
+            z = scipy.special.ndtri(scipy.special.ndtr(self._z_lo) + q * self._mass)
         return np.clip(np.exp(self.mu + self.sigma * z), self.lo, self.hi)
 
     def _partial_moment(self, k: float, lo: float, hi: float) -> float:
@@ -489,8 +489,8 @@ def _normal_mass(z_lo: float | np.ndarray, z_hi: float | np.ndarray) -> np.ndarr
     """``Φ(z_hi) - Φ(z_lo)``, taken from the upper tail when ``z_lo > 0`` to keep digits."""
     return np.where(
         np.asarray(z_lo) > 0,
-        special.ndtr(-np.asarray(z_lo)) - special.ndtr(-np.asarray(z_hi)),
-        special.ndtr(z_hi) - special.ndtr(z_lo),
+        scipy.special.ndtr(-np.asarray(z_lo)) - scipy.special.ndtr(-np.asarray(z_hi)),
+        scipy.special.ndtr(z_hi) - scipy.special.ndtr(z_lo),
     )
 
 
@@ -501,8 +501,8 @@ def _gamma_integral(s: float, lo: float, hi: float) -> float:
     """
     if s > 0:
         if lo < s:  # lower regularised gamma keeps digits below the mode
-            return math.gamma(s) * float(special.gammainc(s, hi) - special.gammainc(s, lo))
-        return math.gamma(s) * float(special.gammaincc(s, lo) - special.gammaincc(s, hi))
+            return math.gamma(s) * float(scipy.special.gammainc(s, hi) - scipy.special.gammainc(s, lo))
+        return math.gamma(s) * float(scipy.special.gammaincc(s, lo) - scipy.special.gammaincc(s, hi))
     if lo == 0:
         return math.inf
     return _upper_gamma(s, lo) - _upper_gamma(s, hi)
@@ -517,7 +517,7 @@ def _upper_gamma(s: float, x: float) -> float:
     if math.isinf(x):
         return 0.0
     if s > 0:
-        return math.gamma(s) * float(special.gammaincc(s, x))
+        return math.gamma(s) * float(scipy.special.gammaincc(s, x))
     if s == 0:
-        return float(special.exp1(x))
+        return float(scipy.special.exp1(x))
     return (_upper_gamma(s + 1.0, x) - x**s * math.exp(-x)) / s

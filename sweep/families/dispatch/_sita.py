@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from scipy import optimize
+import scipy  # its submodules load on first use: a sweep's start-up does not wait
 
 from sweep._numba import jit
 from sweep.families import Point, Policy, check_params
@@ -74,7 +74,7 @@ def work_quantile(dist: Distribution, q: float) -> float:
     lo, hi = dist.support[0], finite_upper(dist)
     while dist.partial_moment(1, -math.inf, hi) < target:
         hi *= 2.0
-    return optimize.brentq(lambda c: dist.partial_moment(1, -math.inf, c) - target, lo, hi,
+    return scipy.optimize.brentq(lambda c: dist.partial_moment(1, -math.inf, c) - target, lo, hi,
                            xtol=1e-12, rtol=4 * np.finfo(float).eps)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize
+import scipy  # its submodules load on first use: a sweep's start-up does not wait
 
 from sweep.families.dispatch._sita import (
     excess_slowdown,
@@ -41,7 +41,7 @@ def _next_cutoff(dist: Distribution, rate: float, lo: float, target: float) -> f
         return a
     if gap(b) <= 0.0:
         return b
-    return optimize.brentq(gap, a, b, xtol=1e-12, rtol=4 * np.finfo(float).eps)
+    return scipy.optimize.brentq(gap, a, b, xtol=1e-12, rtol=4 * np.finfo(float).eps)
 
 
 def _chain(dist: Distribution, rate: float, hosts: int, target: float) -> tuple[list, float]:
@@ -69,7 +69,7 @@ def fair_cutoffs(dist: Distribution, hosts: int, rate: float, equal: tuple[float
         if residual(hi) < 0.0:
             break
         hi += 4.0
-    root = optimize.brentq(residual, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps)
+    root = scipy.optimize.brentq(residual, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps)
     return tuple(_chain(dist, rate, hosts, math.exp(root))[0])
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize
+import scipy  # its submodules load on first use: a sweep's start-up does not wait
 
 from sweep.families.dispatch import sita_u_fair
 from sweep.families.dispatch._sita import finite_upper, mean_excess_slowdown, sita_policy
@@ -46,7 +46,7 @@ def optimal_cutoffs(dist: Distribution, hosts: int, rate: float,
         x0 = np.log(np.clip(np.asarray(start, dtype=np.float64), lo, hi))
         if not math.isfinite(objective(x0)):
             continue
-        found = optimize.minimize(objective, x0, method="Nelder-Mead",
+        found = scipy.optimize.minimize(objective, x0, method="Nelder-Mead",
                                   options={"xatol": 1e-9, "fatol": 1e-10, "maxiter": 4000})
         if best is None or found.fun < best.fun:
             best = found

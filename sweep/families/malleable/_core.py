@@ -73,7 +73,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy import stats
+import scipy  # its submodules load on first use: a sweep's start-up does not wait
 
 from sweep._numba import jit, record
 from sweep.families.malleable._workload import MalleableJobs
@@ -520,7 +520,7 @@ def start(stop: Stop, overhead: float = 0.0, period: float = 0.0,
     ``log`` > 0 records departures, ``log`` at a time (:class:`Log`).
     """
     k = np.arange(2 * stop.batches + 2)
-    t_quantile = np.where(k >= 2, stats.t.ppf(0.95, np.maximum(k - 1, 1)), np.nan)
+    t_quantile = np.where(k >= 2, scipy.stats.t.ppf(0.95, np.maximum(k - 1, 1)), np.nan)
     means = np.empty(0) if stop.control_means is None else np.asarray(stop.control_means, np.float64)
     slots = stop.cap + 1
     columns = Columns(*(np.zeros(slots) for _ in range(8)), np.zeros((slots, means.size)))
