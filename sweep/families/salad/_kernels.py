@@ -5,7 +5,7 @@ The loop (``_loop.salad_loop``) takes the balancing policy's ``tick`` and
 caches a function on disk only when what it calls are globals of its
 module: a closure over the hooks is compiled again in every process (about
 8 s per balancer; on 16 workers, every worker). So :func:`kernel_for` writes
-a module of four lines per balancer, which imports the loop and the two
+a small module per balancer, which imports the loop and the two
 hooks by name and defines ``run``, imports it, and compiles ``run`` with
 :func:`sweep._numba.jit`: cached, and compiled once per node.
 
