@@ -47,8 +47,8 @@ from sweep.engine.runner import run_config  # noqa: E402
 
 
 def _timed_sweep(overrides: list[str]) -> float:
-    """Seconds of one sweep, computed afresh (``overwrite=true``: a sweep the output already holds
-    would otherwise be resumed, that is, read back, not computed)."""
+    """Seconds of one sweep (``overwrite=true``: the timed sweeps of one benchmark reuse an output
+    name with other settings, which the one-output check refuses otherwise)."""
     overrides = [*overrides, "overwrite=true"]
     started = time.perf_counter()
     run_config(compose(overrides), overrides)
