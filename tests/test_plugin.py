@@ -81,8 +81,9 @@ def _fake_distribution(site: Path, name: str, entry_points: str, modules: dict[s
 
 
 def test_a_broken_or_clashing_plugin_is_left_out_with_one_line_and_breaks_no_other_sweep(tmp_path):
-    """Issue 31: a plugin that fails to import, or whose policy takes a built-in's name, raised in
-    every sweep (the families are loaded for any policy)."""
+    """Issue 31: a plugin that fails to import, whose policy takes a built-in's name, or that was
+    written for another version of the contract raised in every sweep (the families are loaded for
+    any policy)."""
     site = tmp_path / "site"
     _fake_distribution(site, "broken_plugin", "[sweep.policies]\nbroken = broken_plugin:POLICY\n",
                        {"broken_plugin": "raise ImportError(\"No module named 'numpy_extra'\")\n"})
@@ -90,6 +91,10 @@ def test_a_broken_or_clashing_plugin_is_left_out_with_one_line_and_breaks_no_oth
              "import dataclasses\nPOLICY = dataclasses.replace(RANDOM)  # another object, the same name\n")
     _fake_distribution(site, "clash_plugin", "[sweep.policies]\nclash = clash_plugin:POLICY\n",
                        {"clash_plugin": clash})
+    future = ("from sweep.families.dispatch.random import POLICY as RANDOM\n"
+              "import dataclasses\nSWEEP_CONTRACT = 2\nPOLICY = dataclasses.replace(RANDOM, name='future')\n")
+    _fake_distribution(site, "future_plugin", "[sweep.policies]\nfuture = future_plugin:POLICY\n",
+                       {"future_plugin": future})
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
     common = ["engine.backend=serial", "stop.jobs=2000", "stop.warmup=0", "replications=1", "progress=false",
               "plots=false"]
@@ -98,10 +103,12 @@ def test_a_broken_or_clashing_plugin_is_left_out_with_one_line_and_breaks_no_oth
                          env=env, capture_output=True, text=True, cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     said = [line for line in ran.stderr.splitlines() if "left out" in line]
-    assert said == ["sweep: plugin 'broken = broken_plugin:POLICY' left out: ImportError: No module named "
-                    "'numpy_extra'",
-                    "sweep: plugin 'clash = clash_plugin:POLICY' left out: ValueError: policy 'random' is "
-                    "taken (the dispatch family has one of that name)"]
+    assert sorted(said) == [
+        "sweep: plugin 'broken = broken_plugin:POLICY' left out: ImportError: No module named 'numpy_extra'",
+        "sweep: plugin 'clash = clash_plugin:POLICY' left out: ValueError: policy 'random' is taken (the "
+        "dispatch family has one of that name)",
+        "sweep: plugin 'future = future_plugin:POLICY' left out: ValueError: written for sweep's contract "
+        "2; this sweep has contract 1"]
     refused = subprocess.run([sys.executable, "-m", "sweep.cli", "policy=broken", *common], env=env,
                              capture_output=True, text=True, cwd=tmp_path)
     assert refused.returncode == 2

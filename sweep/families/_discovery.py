@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 FAMILIES: dict[str, Family] = {}
 #: Entry point groups through which an installed package adds families and policies.
 FAMILY_GROUP, POLICY_GROUP = "sweep.families", "sweep.policies"
+#: The version of the family and policy contract (docs/design.md §2a). A plugin module may say which
+#: version it was written for (``SWEEP_CONTRACT = 1``); one written for another is left out with one
+#: line. A plugin that says nothing is taken as written for this one.
+CONTRACT = 1
 #: Installed plugins left out, by entry point (``name = value``): why, in one line. A plugin that fails
 #: to import, or whose policy takes a name already taken, is left out and said once on stderr; sweeps
 #: that do not use it run, and a sweep naming a policy it would have added is told why it is missing.
@@ -137,7 +141,11 @@ def _plugin(entry: Any, add: Any) -> None:
     """Load an installed plugin's entry point and ``add`` what it holds; a failure leaves the plugin
     out (:data:`PLUGIN_ERRORS`) with one line on stderr instead of breaking every sweep."""
     try:
-        add(entry.load())
+        loaded = entry.load()
+        declared = getattr(sys.modules.get(entry.module), "SWEEP_CONTRACT", CONTRACT)
+        if declared != CONTRACT:
+            raise ValueError(f"written for sweep's contract {declared!r}; this sweep has contract {CONTRACT}")
+        add(loaded)
     except Exception as error:  # noqa: BLE001 - any failure of someone else's package is reported
         where = _where(entry)
         PLUGIN_ERRORS[where] = f"{type(error).__name__}: {error}".splitlines()[0]

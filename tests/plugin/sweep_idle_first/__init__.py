@@ -15,6 +15,9 @@ from sweep.families.dispatch._analytic import empty_summary
 from sweep.families.dispatch._core import dispatch_chunk, free_time, host_count
 from sweep.families.dispatch._policy import dispatch_policy
 
+#: The version of sweep's policy contract this plugin was written for (docs/plugins.md).
+SWEEP_CONTRACT = 1
+
 
 @numba.njit
 def _idle_first(n, t, given, hosts):
