@@ -9,6 +9,7 @@ line writes the figures of the experiment it ran next to the result file
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,13 +43,31 @@ def _load_studies() -> None:
         importlib.import_module(module)
 
 
+def _paper_figures(draw: Callable[[xr.Dataset], dict], dataset: xr.Dataset, experiment: str | None,
+                   may_fall_back: bool) -> dict | None:
+    """The paper figures of ``experiment``, or None where they cannot be drawn from this Dataset and
+    ``may_fall_back``: a preset run with its grid changed (a policy, a load or a dimension the figure
+    reads left out), said in one line on stderr. ``sweep-reproduce`` runs the presets as they are and
+    does not fall back: there a drawing error is a bug."""
+    try:
+        return draw(dataset)
+    except (KeyError, IndexError, ValueError) as error:
+        if not may_fall_back:
+            raise
+        reason = error.args[0] if isinstance(error, KeyError) and error.args else error
+        print(f"sweep: the figure of experiment {experiment!r} needs what this sweep's grid left out "
+              f"({type(error).__name__}: {reason}); drawing the default figure instead", file=sys.stderr)
+        return None
+
+
 def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path, stem: str | None = None,
                   suffixes: tuple[str, ...] = (".png", ".pdf")) -> list[Path]:
     """Draw the experiment's figures and save each in ``folder`` in every format of ``suffixes``
     (PNG and PDF unless told); an animated one (a matplotlib ``Animation``) as ``<name>.gif``.
     An experiment without a paper figure, given ``stem`` (the result file's name without
     ``.nc``), gets the default figure instead, ``<stem>.png`` (:mod:`sweep.analysis.overview`);
-    [] when there is neither."""
+    so does, given ``stem``, a paper experiment whose figure cannot be drawn from ``dataset`` (its grid
+    changed on the command line: :func:`_paper_figures`); [] when there is neither."""
     _load_studies()
     draw = FIGURES.get(experiment or "")
     if draw is None and stem is None:
@@ -59,13 +78,12 @@ def write_figures(dataset: xr.Dataset, experiment: str | None, folder: Path, ste
     import matplotlib.pyplot as plt
     from matplotlib.animation import Animation, PillowWriter
 
-    if draw is None:
+    figures = None if draw is None else _paper_figures(draw, dataset, experiment, stem is not None)
+    if figures is None:
         from sweep.analysis.overview import overview_figure
 
         default = overview_figure(dataset)
         figures, suffixes = ({stem: default} if default is not None else {}), (".png",)
-    else:
-        figures = draw(dataset)
     written = []
     for name, fig in figures.items():
         if isinstance(fig, Animation):  # an animated figure: one GIF, whatever the suffixes

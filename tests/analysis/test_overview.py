@@ -52,3 +52,22 @@ def test_no_figure_for_one_point_or_too_many_lines(swept):
     wide = xr.concat([dataset.assign_coords(seed=[s]) for s in range(MAX_LINES)], dim="seed",
                      data_vars="all")
     assert overview_figure(wide) is None
+
+
+CHANGED_PRESET = ["experiment=cv96_fig6b", "grid.policy=[fb_pws]", "grid.load=[0.3,0.5]", "replications=2",
+                  "stop.ci_target=0", "stop.jobs=2000", "engine.backend=serial", "progress=false"]
+
+
+def test_a_preset_whose_figure_needs_what_the_grid_left_out_gets_the_default_figure(tmp_path, capsys):
+    """CV96's Figure 6(b) is drawn as ratios to EQS: without EQS in the grid it cannot be, and the
+    sweep (its file written) ends with the default figure and one line saying why, not a traceback."""
+    dataset = sweep.run([*CHANGED_PRESET, f"output={tmp_path / 'mine.nc'}"], verbose=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.nc", "mine.png"]
+    said = [line for line in capsys.readouterr().err.splitlines() if "figure of experiment" in line]
+    assert len(said) == 1 and said[0].startswith(
+        "sweep: the figure of experiment 'cv96_fig6b' needs what this sweep's grid left out (KeyError: ")
+    assert said[0].endswith("drawing the default figure instead")
+    from sweep.analysis.figures import write_figures
+
+    with pytest.raises(KeyError):  # sweep-reproduce draws without a stem: there it is a bug, raised
+        write_figures(dataset, "cv96_fig6b", tmp_path)
