@@ -178,3 +178,114 @@ def test_the_driver_knows_which_policies_a_plugin_added():
 
     assert plugin_of("lwl") is None and plugin_of("no_such_policy") is None
     assert unloadable(["lwl", "no_such_policy"]) == {"no_such_policy": "no package installed here adds it"}
+
+
+WORKLOAD_PLUGIN = '''
+"""A distribution kind and a trace reader, as a package outside sweep adds them."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from sweep.workloads import DistributionKind, Hyperexp2, TraceReader, trace_from_columns
+
+
+@dataclass(frozen=True)
+class Scv4Options:
+    mean: float = 2.0
+
+
+def read_jobs_csv(path):
+    """``submit,run,procs,requested`` after a header line."""
+    table = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    return trace_from_columns(path, {"submit": table[:, 0], "run_time": table[:, 1],
+                                     "allocated_procs": table[:, 2], "requested_time": table[:, 3]})
+
+
+SCV4 = DistributionKind("scv4", Scv4Options, lambda mean: Hyperexp2(mean, 4.0))
+JOBS_CSV = TraceReader("jobs_csv", (".jobs.csv",), read_jobs_csv)
+'''
+
+
+def test_an_installed_package_adds_a_distribution_and_a_trace_reader(tmp_path):
+    """Issue 31: the ``sweep.workloads`` group. A kind without a YAML is a ``workload`` option of its
+    own name (listed by ``sweep --help``, composed from its schema); a reader claims a file suffix,
+    and the rigid family replays such a file as it replays an SWF log."""
+    site = tmp_path / "site"
+    _fake_distribution(site, "workload_plugin", "[sweep.workloads]\nparts = workload_plugin\n",
+                       {"workload_plugin": WORKLOAD_PLUGIN})
+    (tmp_path / "five.jobs.csv").write_text("submit,run,procs,requested\n0,10,2,20\n1,5,4,5\n2,3,1,9\n"
+                                            "2,8,3,8\n30,1,4,1\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    common = ["engine.backend=serial", "replications=1", "progress=false", "plots=false"]
+
+    def sweep(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "sweep.cli", *args], env=env, capture_output=True,
+                              text=True, cwd=tmp_path)
+
+    listed = sweep("--help")
+    assert listed.returncode == 0, listed.stderr
+    options = listed.stdout.split("\nworkload: ")[1].split("\nworkload/")[0].replace("\n    ", " ")
+    assert "scv4" in options.split(", ")
+    drawn = sweep("policy=lwl", "workload=scv4", "load=0.5", "stop.jobs=20000", "stop.warmup=0",
+                  "record_jobs=true", "output=scv4.nc", *common)
+    assert drawn.returncode == 0, drawn.stderr
+    dataset = xr.load_dataset(tmp_path / "scv4.nc")
+    assert dataset["workload"].values.tolist() == ["scv4"]
+    sizes = dataset["size"].values.ravel()
+    assert abs(sizes.mean() / 2.0 - 1) < 0.1  # mean 2 and C2 4, not the exponential's 1
+    assert 2.5 < sizes.var() / sizes.mean() ** 2 < 5.5
+    refused = sweep("policy=lwl", "workload=scv4", "workload.mean=-1", *common)
+    assert (refused.returncode, refused.stderr.splitlines()[-1]) == (
+        2, "sweep: error: workload.mean must be > 0 and finite, got -1.0 (workload kind scv4) (at "
+           "policy=lwl, workload=scv4, load=0.7)")
+    replayed = sweep("policy=easy", "workload=swf", "workload.path=five.jobs.csv", "system.processors=4",
+                     "output=five.nc", *common)
+    assert replayed.returncode == 0, replayed.stderr
+    five = xr.load_dataset(tmp_path / "five.nc")
+    # EASY on 4 processors: job 1 (4 wide) starts at 10 when job 0 ends, job 3 (3 wide) when job 1
+    # ends at 15; job 2 backfills at once: waits 0, 9, 0, 13, 0
+    assert int(five["jobs"].squeeze()) == 5
+    assert (float(five["max_wait"].squeeze()), float(five["mean_wait"].squeeze())) == (13.0, 4.4)
+
+
+def test_a_broken_or_clashing_workload_plugin_is_left_out_with_one_line(tmp_path):
+    """Issue 31: an import failure, a built-in kind's name, a family's workload kind's name, an SWF
+    suffix or another contract version: one line each, and every other sweep runs; a sweep naming
+    a kind that was left out is told why it is missing."""
+    site = tmp_path / "site"
+    base = ("from dataclasses import dataclass\nfrom sweep.workloads import DistributionKind, Exponential, "
+            "TraceReader, read_swf\n@dataclass(frozen=True)\nclass Options:\n    mean: float = 1.0\n")
+    plugins = {
+        "broken_kind": "import numpy_extra\n",
+        "exponential_again": base + "KIND = DistributionKind('exponential', Options, Exponential)\n",
+        "swf_kind": base + "KIND = DistributionKind('swf', Options, Exponential)\n",
+        "swf_suffix": base + "READER = TraceReader('swf_copy', ('.swf.gz',), read_swf)\n",
+        "future_kind": base + "SWEEP_CONTRACT = 2\nKIND = DistributionKind('future', Options, Exponential)\n",
+    }
+    entries = "[sweep.workloads]\n" + "".join(f"{name} = {name}\n" for name in plugins)
+    _fake_distribution(site, "workload_plugins", entries, plugins)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    common = ["engine.backend=serial", "stop.jobs=2000", "stop.warmup=0", "replications=1", "progress=false",
+              "plots=false"]
+    ran = subprocess.run([sys.executable, "-m", "sweep.cli", "policy=lwl", "workload=hyperexp2", *common,
+                          f"output={tmp_path / 'lwl.nc'}"], env=env, capture_output=True, text=True,
+                         cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert sorted(line for line in ran.stderr.splitlines() if "left out" in line) == [
+        "sweep: plugin 'broken_kind = broken_kind' left out: ModuleNotFoundError: No module named "
+        "'numpy_extra'",
+        "sweep: plugin 'exponential_again = exponential_again' left out: ValueError: workload kind "
+        "'exponential' is taken (sweep's own)",
+        "sweep: plugin 'future_kind = future_kind' left out: ValueError: written for sweep's contract 2; "
+        "this sweep has contract 1",
+        "sweep: plugin 'swf_kind = swf_kind' left out: ValueError: workload kind 'swf' is taken (the rigid "
+        "family reads one of that name)",
+        "sweep: plugin 'swf_suffix = swf_suffix' left out: ValueError: trace reader 'swf_copy': suffix "
+        "'.swf.gz' is read by the swf reader"]
+    refused = subprocess.run([sys.executable, "-m", "sweep.cli", "policy=lwl", "workload=hyperexp2",
+                              "workload.kind=future", *common], env=env, capture_output=True, text=True,
+                             cwd=tmp_path)
+    assert refused.returncode == 2
+    last = refused.stderr.splitlines()[-1]
+    assert last.startswith("sweep: error: "), last
+    assert "future_kind" in last, last

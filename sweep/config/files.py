@@ -16,6 +16,8 @@ from sweep.errors import ConfigError
 
 #: The entry point groups of installed packages' policies and families (``sweep.families``).
 PLUGIN_GROUPS = ("sweep.policies", "sweep.families")
+#: The entry point group of installed packages' distributions and trace readers (``sweep.workloads``).
+WORKLOAD_GROUP = "sweep.workloads"
 
 
 def conf_dir() -> Path:
@@ -198,13 +200,20 @@ def group_options(group: str) -> list[str]:
     The ``policy`` group also offers every registered policy by name (an installed
     package's policy may have no YAML: it runs on its schema's defaults); sweep's own
     policies each have their YAML (``tests/config/test_schema.py``), so the families are
-    loaded for this only where a package declares policies or families.
+    loaded for this only where a package declares policies or families. The ``workload``
+    group offers an installed package's distribution kinds by name, as well.
     """
     options = {p.stem for root in config_dirs() for p in (root / group).glob("*.yaml")}
     if group == "policy" and any(entry_points(group=name) for name in PLUGIN_GROUPS):
         from sweep.families import all_policies  # an installed package's policies: load them
 
         options.update(all_policies())
+    if group == "workload" and entry_points(group=WORKLOAD_GROUP):
+        from sweep.families import load_families  # a family's own kind takes precedence
+        from sweep.workloads._discovery import plugin_distributions
+
+        load_families()
+        options.update(plugin_distributions())
     return sorted(options)
 
 

@@ -17,8 +17,9 @@ nothing of Hydra):
     dataclass (``Policy.params``), for every registered policy.
 ``schema/workload/<kind>``
     ``name``, ``kind`` and the kind's options: the dataclasses of
-    :data:`sweep.workloads.config.KINDS` (the shared distributions) and of every
-    family's ``Family.workloads``.
+    :func:`sweep.workloads.config.distribution_kinds` (the shared distributions,
+    an installed plugin's among them) and of every family's ``Family.workloads``.
+    A plugin's kind without a YAML is also the ``workload`` option of its name.
 ``schema/workload/<section>/<model>``
     ``model`` and the options of each model of a nested workload section the
     families declare (``Family.workload_models``: the malleable family's ``speedup``).
@@ -64,7 +65,8 @@ from omegaconf import DictConfig, OmegaConf
 from sweep.config.design import SAMPLERS
 from sweep.families import StopRule, all_policies, load_families, param
 from sweep.families._params import Spec
-from sweep.workloads.config import KINDS
+from sweep.workloads._discovery import plugin_distributions
+from sweep.workloads.config import distribution_kinds
 
 __all__ = ["SCHEMAS", "Schema", "Settings", "check_settings", "explain", "omegaconf_type", "register",
            "to_plain"]
@@ -243,8 +245,9 @@ def _policy_schemas() -> list[Schema]:
 
 
 def _workload_schemas() -> list[Schema]:
-    kinds = dict(KINDS)
-    for family in load_families().values():
+    families = load_families()  # first: a plugin's kind that a family's workload takes is left out
+    kinds = {name: kind.options for name, kind in distribution_kinds().items()}
+    for family in families.values():
         kinds.update(family.workloads)
     return [make_schema("schema/workload", kind, cls, section="workload", owner=f"workload kind {kind!r}",
                         lead=[("name", str, UNSET), ("kind", str, kind)],
@@ -295,7 +298,18 @@ def register(conf_dir: Path) -> tuple[Schema, ...]:
     for schema in _policy_schemas():
         if not (conf_dir / "policy" / f"{schema.name}.yaml").exists():
             store.store(group="policy", name=schema.name, node=schema.node)
+    for option in _plugin_workload_options(conf_dir):
+        store.store(group="workload", name=option.name, node=option.node)
     return tuple(schemas)
+
+
+def _plugin_workload_options(conf_dir: Path) -> list[Schema]:
+    """An installed plugin's distribution kind without a YAML in ``conf_dir`` as a ``workload``
+    option of its own name: ``workload=<kind>`` composes its schema with its defaults."""
+    return [make_schema("workload", name, kind.options, section="workload", owner=f"workload kind {name!r}",
+                        lead=[("name", str, name), ("kind", str, name)])
+            for name, kind in plugin_distributions().items()
+            if not (conf_dir / "workload" / f"{name}.yaml").exists()]
 
 
 def models_with(section: str, key: str) -> list[str]:

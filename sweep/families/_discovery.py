@@ -11,14 +11,17 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-import sys
 from collections.abc import Iterable
-from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from sweep._plugins import CONTRACT, load_group, objects_of
 from sweep.families._policy import Policy
+
+# CONTRACT: the version of the family and policy contract (docs/design.md §2a), sweep._plugins'.
+__all__ = ["CONTRACT", "FAMILIES", "FAMILY_GROUP", "PLUGIN_ERRORS", "POLICY_GROUP", "add_policy",
+           "all_policies", "family_of", "load_families", "plugin_of", "policies_in", "register", "unloadable"]
 
 if TYPE_CHECKING:
     from sweep.families._family import Family
@@ -26,10 +29,6 @@ if TYPE_CHECKING:
 FAMILIES: dict[str, Family] = {}
 #: Entry point groups through which an installed package adds families and policies.
 FAMILY_GROUP, POLICY_GROUP = "sweep.families", "sweep.policies"
-#: The version of the family and policy contract (docs/design.md §2a). A plugin module may say which
-#: version it was written for (``SWEEP_CONTRACT = 1``); one written for another is left out with one
-#: line. A plugin that says nothing is taken as written for this one.
-CONTRACT = 1
 #: Installed plugins left out, by entry point (``name = value``): why, in one line. A plugin that fails
 #: to import, or whose policy takes a name already taken, is left out and said once on stderr; sweeps
 #: that do not use it run, and a sweep naming a policy it would have added is told why it is missing.
@@ -80,28 +79,35 @@ def _modules(package: str) -> Iterable[ModuleType]:
             yield importlib.import_module(f"{package}.{info.name}")
 
 
-def _load_entry_point(value: Any) -> list[Any]:
-    return policies_in(value) if isinstance(value, ModuleType) else [value]
-
-
 @functools.cache
 def load_families() -> dict[str, Family]:
     """Import every family and policy (module docstring) and return the families by name."""
     for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if info.ispkg and not info.name.startswith("_"):
             register(importlib.import_module(f"{__package__}.{info.name}").FAMILY)
-    for entry in entry_points(group=FAMILY_GROUP):
-        _plugin(entry, lambda loaded, entry=entry: _PLUGIN_FAMILIES.setdefault(register(loaded).name,
-                                                                               _where(entry)))
+    load_group(FAMILY_GROUP, lambda loaded, where: _PLUGIN_FAMILIES.setdefault(register(loaded).name, where),
+               PLUGIN_ERRORS)
     for family in list(FAMILIES.values()):
         for module in _modules(family.package):
             for policy in policies_in(module):
                 add_policy(policy)
                 if family.name in _PLUGIN_FAMILIES:
                     _PLUGIN_POLICIES[policy.name] = _PLUGIN_FAMILIES[family.name]
-    for entry in entry_points(group=POLICY_GROUP):
-        _plugin(entry, lambda loaded, entry=entry: _add_policies(_load_entry_point(loaded), _where(entry)))
+    load_group(POLICY_GROUP, lambda loaded, where: _add_policies(objects_of(loaded, Policy), where),
+               PLUGIN_ERRORS)
+    _check_workload_kinds()
     return FAMILIES
+
+
+def _check_workload_kinds() -> None:
+    """A plugin's distribution kind (``sweep.workloads``) named as a family's own workload kind is
+    left out: the two would share one config schema."""
+    from sweep.workloads._discovery import drop_distribution, plugin_distributions
+
+    readers = {kind: family.name for family in FAMILIES.values() for kind in family.workloads}
+    for kind in [kind for kind in plugin_distributions() if kind in readers]:
+        drop_distribution(kind, f"ValueError: workload kind {kind!r} is taken (the {readers[kind]} family "
+                                "reads one of that name)")
 
 
 def plugin_of(policy_name: str) -> str | None:
@@ -120,10 +126,6 @@ def unloadable(names: Iterable[str]) -> dict[str, str]:
     return {name: reason for name in names if name not in known}
 
 
-def _where(entry: Any) -> str:
-    return f"{entry.name} = {entry.value}"
-
-
 def _add_policies(policies: list[Any], where: str) -> None:
     """Add a plugin's policies, all or none: a name another package's policy holds raises first."""
     for policy in policies:
@@ -135,21 +137,6 @@ def _add_policies(policies: list[Any], where: str) -> None:
     for policy in policies:
         add_policy(policy)
         _PLUGIN_POLICIES[policy.name] = where
-
-
-def _plugin(entry: Any, add: Any) -> None:
-    """Load an installed plugin's entry point and ``add`` what it holds; a failure leaves the plugin
-    out (:data:`PLUGIN_ERRORS`) with one line on stderr instead of breaking every sweep."""
-    try:
-        loaded = entry.load()
-        declared = getattr(sys.modules.get(entry.module), "SWEEP_CONTRACT", CONTRACT)
-        if declared != CONTRACT:
-            raise ValueError(f"written for sweep's contract {declared!r}; this sweep has contract {CONTRACT}")
-        add(loaded)
-    except Exception as error:  # noqa: BLE001 - any failure of someone else's package is reported
-        where = _where(entry)
-        PLUGIN_ERRORS[where] = f"{type(error).__name__}: {error}".splitlines()[0]
-        print(f"sweep: plugin {where!r} left out: {PLUGIN_ERRORS[where]}", file=sys.stderr)
 
 
 def all_policies() -> dict[str, Policy]:

@@ -16,6 +16,12 @@ defaults are :data:`~sweep.workloads.named.C90_PARAMETERS` and
 the paper's CTC workload; its ``sampling`` and ``cutoff_fraction`` are for the
 family). Workloads of other kinds are not distributions and are checked by the
 family that reads them (``swf``: the rigid family's trace replay; ``malleable``).
+
+Each kind is a :class:`DistributionKind`: its name, its options' dataclass and the
+function that builds the distribution from them. An installed package adds kinds
+through the ``sweep.workloads`` entry point group (docs/plugins.md); they are used
+wherever a distribution is (``workload=<kind>`` for the dispatch family, a mapping
+workload's costs).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, make_dataclass
 from typing import Any
 
@@ -44,8 +50,8 @@ from sweep.workloads.named import (
 )
 from sweep.workloads.swf import SWFError, SWFFileNotFoundError
 
-__all__ = ["KINDS", "SAMPLING_MODES", "SIZES_FROM", "WORKLOAD_KINDS", "make_distribution",
-           "validate_workload"]
+__all__ = ["BUILT_IN_KINDS", "KINDS", "SAMPLING_MODES", "SIZES_FROM", "WORKLOAD_KINDS", "DistributionKind",
+           "distribution_kinds", "make_distribution", "validate_workload"]
 
 #: How a family draws sizes from a trace: with replacement, or cycling in trace order.
 SAMPLING_MODES = ("bootstrap", "trace_order")
@@ -112,25 +118,58 @@ class TraceWorkload:
     sizes_from: str = "whole"
 
 
-#: The distribution kinds: each kind's options are the fields of its dataclass; a field
-#: without a default is required (the Hydra schemas of ``sweep.config.schema`` are made from these).
-KINDS: dict[str, type] = {
-    "exponential": ExponentialWorkload,
-    "hyperexp2": Hyperexp2Workload,
-    "bounded_pareto": BoundedParetoWorkload,
-    "c90": C90Workload,
-    "j90": J90Workload,
-    "trace": TraceWorkload,
-}
+@dataclass(frozen=True)
+class DistributionKind:
+    """A kind of service-time distribution a workload config names (``workload.kind``).
 
+    ``options`` is a dataclass whose fields are the kind's options (a field without a default
+    is required; the config schema is made from it); ``build(**options)`` returns the
+    :class:`~sweep.workloads.distributions.Distribution`, numbers as ``float`` and ``str`` fields
+    as given. A value out of range raises :class:`~sweep.workloads.distributions.ParameterError`
+    (restated as ``workload.<option> must be ...``) or ``ValueError`` with one line.
+    """
+
+    name: str
+    options: type
+    build: Callable[..., Distribution]
+
+    def __post_init__(self) -> None:
+        if not self.name or not isinstance(self.name, str):
+            raise ValueError(f"a distribution kind needs a name, got {self.name!r}")
+        if not isinstance(self.options, type) or not hasattr(self.options, "__dataclass_fields__"):
+            raise TypeError(f"distribution kind {self.name!r}: options must be a dataclass, "
+                            f"got {self.options!r}")
+
+    def parameters(self) -> dict[str, Any]:
+        """Each option and its default (:data:`_REQUIRED`: none)."""
+        return {f.name: _REQUIRED if f.default is MISSING else f.default for f in fields(self.options)}
+
+    def texts(self) -> frozenset[str]:
+        """The options that are text (``str`` fields), not numbers."""
+        return frozenset(f.name for f in fields(self.options) if f.type in (str, "str"))
+
+
+#: The distribution kinds of sweep itself (module docstring).
+BUILT_IN_KINDS: dict[str, DistributionKind] = {kind.name: kind for kind in (
+    DistributionKind("exponential", ExponentialWorkload, Exponential),
+    DistributionKind("hyperexp2", Hyperexp2Workload, Hyperexp2),
+    DistributionKind("bounded_pareto", BoundedParetoWorkload, BoundedPareto),
+    DistributionKind("c90", C90Workload, lognormal_pareto),
+    DistributionKind("j90", J90Workload, lognormal_pareto),
+    DistributionKind("trace", TraceWorkload, lambda **parameters: _trace_distribution(parameters)),
+)}
+#: The built-in kinds' options: each kind's options are the fields of its dataclass; a field
+#: without a default is required (the Hydra schemas of ``sweep.config.schema`` are made from these).
+KINDS: dict[str, type] = {name: kind.options for name, kind in BUILT_IN_KINDS.items()}
+WORKLOAD_KINDS = tuple(BUILT_IN_KINDS)
 _REQUIRED = object()
-#: Each kind's parameters and their defaults (``_REQUIRED``: no default).
-_PARAMETERS: dict[str, dict[str, Any]] = {
-    kind: {f.name: _REQUIRED if f.default is MISSING else f.default for f in fields(cls)}
-    for kind, cls in KINDS.items()
-}
-WORKLOAD_KINDS = tuple(_PARAMETERS)
-_NON_NUMERIC = {"path", "sampling", "sizes_from"}
+
+
+def distribution_kinds() -> dict[str, DistributionKind]:
+    """Every distribution kind by name: sweep's own, then the installed plugins'."""
+    from sweep.workloads._discovery import plugin_distributions
+
+    return {**BUILT_IN_KINDS, **plugin_distributions()}
 
 
 def validate_workload(cfg: Mapping[str, Any]) -> None:
@@ -146,46 +185,52 @@ def make_distribution(cfg: Mapping[str, Any]) -> Distribution:
     """
     kind, parameters = _checked_parameters(cfg)
     try:
-        if kind == "exponential":
-            return Exponential(parameters["mean"])
-        if kind == "hyperexp2":
-            return Hyperexp2(parameters["mean"], parameters["scv"])
-        if kind == "bounded_pareto":
-            return BoundedPareto(parameters["k"], parameters["p"], parameters["alpha"])
-        if kind in ("c90", "j90"):
-            return lognormal_pareto(**parameters)
+        distribution = kind.build(**parameters)
     except ParameterError as error:
         raise ValueError(
             f"workload.{error.parameter} must be {error.allowed}, got {error.value!r}"
-            f" (workload kind {kind})"
+            f" (workload kind {kind.name})"
         ) from None
-    return _trace_distribution(parameters)
+    except ValueError as error:
+        if kind.name in BUILT_IN_KINDS:
+            raise
+        raise ValueError(f"workload kind {kind.name!r}: {str(error).splitlines()[0]}") from None
+    if not isinstance(distribution, Distribution):
+        raise ValueError(f"workload kind {kind.name!r} built a {type(distribution).__name__}, not a "
+                         "sweep.workloads.Distribution")
+    return distribution
 
 
-def _checked_parameters(cfg: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+def _checked_parameters(cfg: Mapping[str, Any]) -> tuple[DistributionKind, dict[str, Any]]:
     """``(kind, parameters with defaults filled in)``, after checking names and types."""
     if not isinstance(cfg, Mapping):
         raise ValueError(f"workload must be a mapping with a 'kind', got {type(cfg).__name__}")
+    kinds = distribution_kinds()
     kind = cfg.get("kind")
-    if not isinstance(kind, str) or kind not in _PARAMETERS:
-        raise ValueError(f"workload.kind must be one of {list(WORKLOAD_KINDS)}, got {kind!r}")
-    defaults = _PARAMETERS[kind]
+    if not isinstance(kind, str) or kind not in kinds:
+        from sweep.workloads._discovery import PLUGIN_ERRORS
+
+        left_out = "".join(f"; plugin {where!r} was left out ({why})" for where, why in PLUGIN_ERRORS.items())
+        raise ValueError(f"workload.kind must be one of {list(kinds)}, got {kind!r}{left_out}")
+    kind = kinds[kind]
+    defaults = kind.parameters()
+    texts = kind.texts()
     unknown = sorted(set(cfg) - set(defaults) - {"name", "kind"})
     if unknown:
         raise ValueError(
-            f"workload.{unknown[0]} is not an option of workload kind {kind};"
+            f"workload.{unknown[0]} is not an option of workload kind {kind.name};"
             f" allowed: {sorted(defaults)}"
         )
     parameters = {key: cfg.get(key, default) for key, default in defaults.items()}
     for key, value in parameters.items():
         if value is _REQUIRED:
-            raise ValueError(f"workload.{key} is required for workload kind {kind}")
-        if key not in _NON_NUMERIC and (
+            raise ValueError(f"workload.{key} is required for workload kind {kind.name}")
+        if key not in texts and (
             isinstance(value, bool) or not isinstance(value, numbers.Real)
         ):
             raise ValueError(f"workload.{key} must be a number, got {value!r}")
     return kind, {
-        key: value if key in _NON_NUMERIC else float(value) for key, value in parameters.items()
+        key: value if key in texts else float(value) for key, value in parameters.items()
     }
 
 

@@ -20,7 +20,7 @@ from sweep.workloads.distributions import (
     TruncatedLognormal,
     _require,
 )
-from sweep.workloads.swf import read_swf
+from sweep.workloads.traces import read_trace
 
 __all__ = [
     "C90_PARAMETERS",
@@ -176,7 +176,7 @@ def trace_sizes(path: str | os.PathLike, processors: int = 8,
     max 43138, C² 5.42, July 1996 – May 1997) except its min, 1 s (2 s here).
     Without the limit: 5920 jobs, mean 4584.9 s, C² 6.23, max 68868 s.
     """
-    trace = read_swf(resolve_trace_path(path))
+    trace = read_trace(resolve_trace_path(path))
     run_times = trace.run_time[trace.allocated_procs == processors]
     positive = run_times > 0
     within = run_times <= max_run_time

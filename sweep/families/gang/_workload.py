@@ -22,7 +22,8 @@ one renewal stream (exponential, or hyperexponential with
 (a reconstruction: the paper's idle times at 5,000 s need a machine already
 multiprogrammed).
 
-``kind: swf`` — an SWF log (``path``): arrival = submit time from the first
+``kind: swf`` — an SWF log (``path``; or a trace of another format an
+installed reader claims by its suffix, :mod:`sweep.workloads.traces`): arrival = submit time from the first
 job of the window (``start`` seconds into the log), width = requested
 processors (allocated when not given), work = run time (0 raised to 1 s).
 Jobs wider than the machine are dropped and *counted* (``too_wide``), as are
@@ -44,7 +45,8 @@ import numpy as np
 from sweep.families import check_params, param
 from sweep.families.gang._core import CLASS_NAMES
 from sweep.workloads.named import resolve_trace_path
-from sweep.workloads.swf import SWFError, SWFFileNotFoundError, read_swf
+from sweep.workloads.swf import SWFError, SWFFileNotFoundError
+from sweep.workloads.traces import read_trace
 
 KINDS = ("jann", "gang_swf")
 #: Size ranges of Jann et al. (1997) up to 128 processors: (low, high).
@@ -162,7 +164,7 @@ def swf_jobs(workload: Mapping[str, Any], processors: int, horizon: float,
     """The log's jobs submitted within ``horizon`` s of ``start`` (module docstring)."""
     path = resolve_trace_path(str(workload.get("path") or ""))
     try:
-        trace = read_swf(path)
+        trace = read_trace(path)
     except SWFFileNotFoundError:
         raise ValueError(f"workload.path: no such trace file: {path}") from None
     except SWFError as error:

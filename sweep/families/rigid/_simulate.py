@@ -2,8 +2,9 @@
 
 ``point.workload`` (``conf/workload/kth.yaml``, ``swf.yaml``): ``kind: swf``,
 ``path`` (relative paths are tried against the working directory, then the
-repository root), ``split`` (``none`` | ``month``), ``overrun`` (``kill`` |
-``extend``), ``priority_every``, ``priority_gap``, ``quota_every``,
+repository root; an SWF file, or one in a format an installed trace reader
+claims by its suffix: :mod:`sweep.workloads.traces`), ``split`` (``none`` |
+``month``), ``overrun`` (``kill`` | ``extend``), ``priority_every``, ``priority_gap``, ``quota_every``,
 ``rescale_load``, ``submit_jitter`` — see
 :mod:`sweep.families.rigid._jobs`. ``point.system.processors`` is the machine
 size (128 as in the paper). ``point.policy`` names a registered policy and
@@ -40,7 +41,8 @@ import numpy as np
 from sweep.families import Point, Result, Variable, load_families
 from sweep.families.rigid._jobs import RigidJobs, offered_load, prepare
 from sweep.workloads.named import resolve_trace_path
-from sweep.workloads.swf import SWFError, SWFFileNotFoundError, read_swf
+from sweep.workloads.swf import SWFError, SWFFileNotFoundError
+from sweep.workloads.traces import read_trace
 
 BOUND = 10.0  # τ of the bounded slowdown, seconds
 
@@ -83,7 +85,7 @@ def load_jobs(point: Point, rng: np.random.Generator | None = None) -> RigidJobs
                          f"got {workload.get('kind')!r}")
     path = resolve_trace_path(workload.get("path") or "")
     try:
-        trace = read_swf(path)
+        trace = read_trace(path)
     except SWFFileNotFoundError:
         raise ValueError(f"workload.path: no such trace file: {path} (relative paths are "
                          "tried against the working directory, then the repository root)"

@@ -1,0 +1,95 @@
+"""The workload parts installed packages add: the ``sweep.workloads`` entry point group.
+
+An entry point names a :class:`~sweep.workloads.config.DistributionKind`, a
+:class:`~sweep.workloads.traces.TraceReader`, or a module whose module-level ones are all
+taken. Loaded once, on first use, by :func:`sweep._plugins.load_group`: a plugin that fails to
+import, was written for another contract version, or takes a name (or a trace reader's
+suffix) already taken is left out with one line on stderr (:data:`PLUGIN_ERRORS`), and every
+sweep that does not use it runs.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from sweep._plugins import leave_out, load_group, objects_of
+
+__all__ = ["GROUP", "PLUGIN_ERRORS", "drop_distribution", "plugin_distributions", "plugin_of_kind",
+           "plugin_readers"]
+
+#: The entry point group through which an installed package adds distributions and trace readers.
+GROUP = "sweep.workloads"
+#: Installed workload plugins left out, by entry point (``name = value``): why, in one line.
+PLUGIN_ERRORS: dict[str, str] = {}
+#: The entry point that added each plugin distribution kind and trace reader, by name.
+_ADDED_BY: dict[str, str] = {}
+
+
+@functools.cache
+def _plugins() -> tuple[dict[str, Any], dict[str, Any]]:
+    """(distribution kinds, trace readers) of the installed plugins, by name."""
+    from sweep.workloads.config import BUILT_IN_KINDS, DistributionKind
+    from sweep.workloads.traces import SWF_READER, TraceReader
+
+    kinds: dict[str, DistributionKind] = {}
+    readers: dict[str, TraceReader] = {}
+
+    def add(loaded: Any, where: str) -> None:
+        parts = objects_of(loaded, (DistributionKind, TraceReader))
+        if not parts:
+            raise TypeError("holds no DistributionKind or TraceReader")
+        suffixes = {suffix.lower(): reader.name for reader in (SWF_READER, *readers.values())
+                    for suffix in reader.suffixes}
+        for part in parts:  # all or none: the first name taken leaves the whole plugin out
+            if isinstance(part, DistributionKind):
+                if part.name in BUILT_IN_KINDS or part.name in kinds:
+                    owner = "sweep's own" if part.name in BUILT_IN_KINDS else _ADDED_BY[part.name]
+                    raise ValueError(f"workload kind {part.name!r} is taken ({owner})")
+            elif isinstance(part, TraceReader):
+                if part.name == SWF_READER.name or part.name in readers:
+                    owner = "sweep's own" if part.name == SWF_READER.name else _ADDED_BY[part.name]
+                    raise ValueError(f"trace reader {part.name!r} is taken ({owner})")
+                for suffix in part.suffixes:
+                    if suffix.lower() in suffixes:
+                        raise ValueError(f"trace reader {part.name!r}: suffix {suffix!r} is read by the "
+                                         f"{suffixes[suffix.lower()]} reader")
+            else:
+                raise TypeError(f"expected a DistributionKind or a TraceReader, got {type(part).__name__}")
+        for part in parts:
+            (kinds if isinstance(part, DistributionKind) else readers)[part.name] = part
+            _ADDED_BY[part.name] = where
+
+    load_group(GROUP, add, PLUGIN_ERRORS)
+    return kinds, readers
+
+
+def plugin_distributions() -> dict[str, Any]:
+    """The installed plugins' distribution kinds by name."""
+    return _plugins()[0]
+
+
+def plugin_readers() -> dict[str, Any]:
+    """The installed plugins' trace readers by name."""
+    return _plugins()[1]
+
+
+def plugin_of_kind(name: str) -> str | None:
+    """The entry point (``name = value``) that added a distribution kind or trace reader; ``None``
+    for sweep's own and unknown names."""
+    _plugins()
+    return _ADDED_BY.get(name)
+
+
+def drop_distribution(name: str, why: str) -> None:
+    """Leave out, after loading, the plugin that added the distribution kind ``name`` (a family reads
+    a workload kind of that name: :func:`sweep.families.load_families` checks): all it added, with
+    one line on stderr."""
+    where = plugin_of_kind(name)
+    if where is None or name not in plugin_distributions():
+        return
+    for parts in _plugins():
+        for added in [part for part in parts if _ADDED_BY.get(part) == where]:
+            del parts[added]
+            del _ADDED_BY[added]
+    leave_out(where, why, PLUGIN_ERRORS)
