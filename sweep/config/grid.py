@@ -77,7 +77,8 @@ class Grid:
 
     axes: tuple[Axis, ...]
     #: The config without its grid, with the composed option of every group axis, in the order
-    #: the axes are applied (groups first), and the stopping rule every point shares.
+    #: the axes are applied (groups first), and the stopping rule of every point whose ``stop``
+    #: section no axis sets (one that does gets its own, :func:`_make_point`).
     base: Mapping[str, Any] = field(repr=False)
     sections: Mapping[str, Mapping[Any, dict[str, Any]]] = field(repr=False)
     order: tuple[int, ...] = field(repr=False)
@@ -182,11 +183,32 @@ def _grid_entries(grid: Mapping[str, Any]) -> dict[str, list[Any]]:
     return entries
 
 
-def _dim_names(keys: Sequence[str]) -> list[str]:
-    """Each key's last component, or the whole key (dots as '_') where two would collide."""
+def _dim_names(keys: Sequence[str], variables: frozenset[str] = frozenset()) -> list[str]:
+    """Each key's last component, or the whole key (dots as '_') where two would collide or where the
+    last component names one of the result's ``variables`` (``grid.stop.jobs``: the dimension
+    ``stop_jobs``, since ``jobs`` is a variable); a dimension that is still a variable's name is refused."""
     last = [k.rsplit(".", 1)[-1] for k in keys]
-    return [name if last.count(name) == 1 else key.replace(".", "_")
+    dims = [name if last.count(name) == 1 and name not in variables else key.replace(".", "_")
             for key, name in zip(keys, last, strict=True)]
+    taken = [(key, dim) for key, dim in zip(keys, dims, strict=True) if dim in variables]
+    if taken:
+        key, dim = taken[0]
+        raise ConfigError(f"grid.{key} would make a dimension named {dim!r}, which is a variable of the "
+                          f"result: set it as a key of its section (e.g. grid.<section>.{key})")
+    return dims
+
+
+def _variable_names(policies: Sequence[Any]) -> frozenset[str]:
+    """The variables the families of ``policies`` (grid values of ``policy``) write; names that are
+    no registered policy add none (their error comes where the points are made)."""
+    names: set[str] = set()
+    for policy in policies:
+        try:
+            family = family_of(str(policy))
+        except KeyError:
+            continue
+        names.update(variable.name for variable in family.variables)
+    return frozenset(names)
 
 
 def build_axes(cfg: DictConfig, sampled: Sequence[str] = ()) -> tuple[Axis, ...]:
@@ -212,7 +234,7 @@ def build_axes(cfg: DictConfig, sampled: Sequence[str] = ()) -> tuple[Axis, ...]
     for key in keys:
         if len(set(map(repr, values[key]))) != len(values[key]):
             raise ConfigError(f"grid.{key} lists a value twice: {values[key]}")
-    dims = _dim_names(keys)
+    dims = _dim_names(keys, _variable_names(values.get("policy", ())))
     for dim, key in zip(dims, keys, strict=True):
         if dim in RESERVED_DIMS:
             raise ConfigError(f"grid.{key} would make a dimension named {dim!r}, which sweep reserves")
@@ -372,8 +394,7 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
                 rows=tuple(design.rows()) if design is not None else ())
     ignored, first_ignored = 0, None
     for position in itertools.product(*(range(len(a.values)) for a in axes)):
-        point = _make_point(grid, position)
-        _validate_point(point, axes, position)
+        point = _checked_point(grid, position)
         if not _applies_load(point):
             ignored += 1
             first_ignored = first_ignored or point
@@ -419,8 +440,9 @@ def _make_point(grid: Grid, position: Sequence[int]) -> Point:
             _set_key(config, axis.key, grid.sections[axis.key][value])
         elif i not in grid.owned or _has_key(config, axis.key):
             _set_key(config, axis.key, value)
+    stop = StopRule(**config["stop"]) if config["stop"] is not grid.base["stop"] else grid.stop
     return Point(policy=config["policy"], workload=config["workload"], system=config["system"],
-                 load=config["load"], stop=grid.stop, record_jobs=config["record_jobs"],
+                 load=config["load"], stop=stop, record_jobs=config["record_jobs"],
                  model=config["model"])
 
 
@@ -445,8 +467,10 @@ def _check_system_fits(point: Point, family: Family) -> None:
                      f"{wanted}: choose e.g. system={family.default_system}")
 
 
-def _validate_point(point: Point, axes: Sequence[Axis], position: Sequence[int]) -> None:
+def _checked_point(grid: Grid, position: Sequence[int]) -> Point:
+    """The Point at ``position``, checked by its family: a problem is one line naming the point."""
     try:
+        point = _make_point(grid, position)
         family = family_of(point.policy["name"])
         _check_system_fits(point, family)
         if point.model == "analytic" and family.analytic is None:
@@ -456,5 +480,6 @@ def _validate_point(point: Point, axes: Sequence[Axis], position: Sequence[int])
         family.validate(point)
     except (KeyError, ValueError, TypeError) as error:
         message = error.args[0] if error.args else str(error)
-        label = ", ".join(f"{a.dim}={a.values[i]}" for a, i in zip(axes, position, strict=True))
+        label = ", ".join(f"{a.dim}={a.values[i]}" for a, i in zip(grid.axes, position, strict=True))
         raise ConfigError(f"{message} (at {label})") from None
+    return point

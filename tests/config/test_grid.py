@@ -21,6 +21,25 @@ def test_colliding_last_components_keep_the_whole_key():
     assert names == ["policy", "hosts", "a_mean", "b_mean"]
 
 
+def test_a_last_component_that_names_a_variable_keeps_the_whole_key_or_is_refused():
+    assert _dim_names(["policy", "stop.jobs"], frozenset({"jobs"})) == ["policy", "stop_jobs"]
+    with pytest.raises(ConfigError, match="^grid.jobs would make a dimension named 'jobs', which is a variable"):
+        _dim_names(["policy", "jobs"], frozenset({"jobs"}))
+    axes = build_axes(compose(["grid.stop.jobs=[1000,2000]", "policy=lwl"]))
+    assert [a.dim for a in axes] == ["policy", "workload", "load", "stop_jobs"]
+
+
+def test_a_stop_axis_gives_each_point_its_own_stopping_rule():
+    """``grid.stop.jobs`` was once a dimension whose points all ran the base rule: the same run
+    labelled with different lengths."""
+    overrides = ["grid.stop.jobs=[1000,3000]", "grid.stop.warmup=[10,20]", "policy=lwl"]
+    grid = expand(compose(overrides), overrides)
+    rules = {(p.point.stop.jobs, p.point.stop.warmup) for p in grid.points}
+    assert rules == {(1000, 10), (1000, 20), (3000, 10), (3000, 20)}
+    with pytest.raises(ConfigError, match=r"^stop.jobs must be an integer >= 1, got 0 \(at policy=lwl, .*stop_jobs=0"):
+        expand(compose(["grid.stop.jobs=[1000,0]", "policy=lwl"]), ["grid.stop.jobs=[1000,0]"])
+
+
 def test_float_labels_are_rounded():
     axes = build_axes(compose(["grid.load=[0.30000000000000004,0.7]"]))
     assert axes[2].values == (0.3, 0.7)
