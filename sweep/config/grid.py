@@ -27,6 +27,8 @@ from omegaconf import DictConfig, OmegaConf
 from sweep.config.compose import (
     FAMILY_GROUPS,
     ConfigError,
+    _chooses,
+    _key,
     check_load,
     compose_group_option,
     config_groups,
@@ -85,8 +87,14 @@ class Grid:
     stop: StopRule = field(repr=False)
     #: The axes whose key lies inside a group axis's options.
     owned: frozenset[int] = field(repr=False, default=frozenset())
-    #: False when no point applies its ``load`` (every one replays a trace as it is).
+    #: False when no point applies its ``load`` (every one replays a trace as it is): the result
+    #: file then has no ``load`` dimension (:attr:`dims`).
     load_applied: bool = True
+    #: True when no point draws a random number (``Family.deterministic``): its replications would
+    #: all be the same run.
+    deterministic: bool = False
+    #: What the sweep must say before it runs: options that take no effect here (one line each).
+    notes: tuple[str, ...] = ()
     #: The sample design whose points lie on the ``sample`` axis; None for a plain grid.
     design: Design | None = None
     #: The design's points, one row of values of ``design.keys`` per value of the ``sample`` axis.
@@ -111,6 +119,16 @@ class Grid:
         return math.prod(self.shape)
 
     @property
+    def dims(self) -> tuple[str, ...]:
+        """The result file's grid dimensions: every axis's, but ``load`` where no point applies it."""
+        return tuple(axis.dim for axis in self.axes if self.load_applied or axis.key != "load")
+
+    @property
+    def dims_shape(self) -> tuple[int, ...]:
+        """The lengths of :attr:`dims` (the ``load`` axis left out has one value)."""
+        return tuple(len(axis.values) for axis in self.axes if self.load_applied or axis.key != "load")
+
+    @property
     def points(self) -> GridPoints:
         return GridPoints(self)
 
@@ -133,6 +151,13 @@ class Grid:
                 self._streams.clear()
             stream = self._streams[key] = stream_key(point.workload, point.load)
         return GridPoint(index, position, point, stream)
+
+    def label(self, index: int) -> str:
+        """``policy=random, load=0.5, ...``: point ``index`` on the result file's dimensions
+        (:attr:`dims`)."""
+        shown, position = self.dims, self.position(index)
+        return ", ".join(f"{a.dim}={a.values[i]}" for a, i in zip(self.axes, position, strict=True)
+                         if a.dim in shown)
 
     def first_with(self, axis: int, value: int) -> GridPoint:
         """The first point whose position on ``axis`` is ``value`` (e.g. one point per policy)."""
@@ -373,7 +398,8 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     """The grid of a composed config: axes, then one validated Point per combination.
 
     With a sample design the last axis is ``sample``: its value ``s`` sets every
-    design key to row ``s`` of the design.
+    design key to row ``s`` of the design. A config that leaves ``replications`` null
+    gets its number here, in ``cfg`` (:func:`settle_replications`).
     """
     base = plain(cfg)
     base.pop("grid", None)
@@ -385,19 +411,20 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     design = _draw_design(cfg, axes, base, sections, name, options, ranges) if ranges else None
     if design is not None:
         axes = (*axes, Axis(SAMPLE_DIM, SAMPLE_DIM, tuple(range(len(design)))))
-    _check_size(axes, int(base["replications"]))
+    _check_size(axes, int(base["replications"] or DEFAULT_REPLICATIONS))
     # group options first (outer groups before nested ones), then the keys set inside them
     order = tuple(sorted(range(len(axes)),
                          key=lambda i: (axes[i].key not in sections, axes[i].key.count("."))))
     owned = frozenset(i for i, a in enumerate(axes) if a.key not in sections and _owner(a.key, sections))
     grid = Grid(axes, base, sections, order, StopRule(**base["stop"]), owned, design=design,
                 rows=tuple(design.rows()) if design is not None else ())
-    ignored, first_ignored = 0, None
+    ignored, first_ignored, deterministic = 0, None, 0
     for position in itertools.product(*(range(len(a.values)) for a in axes)):
         point = _checked_point(grid, position)
         if not _applies_load(point):
             ignored += 1
             first_ignored = first_ignored or point
+        deterministic += _is_deterministic(point)
     load_axis = next((a for a in axes if a.key == "load"), None)
     if first_ignored is not None and (load_axis is None or len(load_axis.values) > 1):
         point = first_ignored
@@ -406,7 +433,44 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
                           f"workload={point.workload.get('name')} (a trace replayed as it is), so its "
                           f"values would label identical runs; set workload.rescale_load=true to scale "
                           f"the trace to each load, or leave load out of the {option.split('.')[0]}")
-    return dataclasses.replace(grid, load_applied=ignored < grid.size)
+    grid = dataclasses.replace(grid, load_applied=ignored < grid.size,
+                               deterministic=deterministic == grid.size)
+    notes = settle_replications(cfg, grid)
+    if not grid.load_applied and any(_key(o) in ("load", "grid.load") and _chooses(o) for o in overrides):
+        notes.append(f"load={load_axis.values[0]} is not applied: {_what(grid)} replays its trace as it is "
+                     "(its own load is the variable offered_load; workload.rescale_load=true scales the "
+                     "trace to a load)")
+    return dataclasses.replace(grid, notes=tuple(notes))
+
+
+#: Replications of a point when the config leaves ``replications`` null (and some point draws at random).
+DEFAULT_REPLICATIONS = 2
+
+
+def settle_replications(cfg: DictConfig, grid: Grid) -> list[str]:
+    """Set ``cfg.replications`` where it is null: :data:`DEFAULT_REPLICATIONS`, or 1 when no point of
+    ``grid`` draws a random number (:attr:`Grid.deterministic`: a trace replayed as it is, whose
+    replications would all be the same run). Returns the lines to say: the default reduced, or a
+    number of replications asked of such a sweep (honoured: identical runs, intervals of 0)."""
+    asked = cfg.replications
+    if asked is None:
+        cfg.replications = 1 if grid.deterministic else DEFAULT_REPLICATIONS
+        if grid.deterministic:
+            return [f"1 replication (not {DEFAULT_REPLICATIONS}): {_what(grid)} draws no random number (a "
+                    "trace replayed as it is), so every replication would be the same run"]
+    elif grid.deterministic and int(asked) > 1:
+        return [f"replications={asked} of {_what(grid)}, which draws no random number (a trace replayed as "
+                f"it is): {asked} identical runs, whose intervals are 0 by construction, not a measure of "
+                "noise"]
+    return []
+
+
+def _what(grid: Grid) -> str:
+    """``policy=easy on workload=kth`` (``policy=easy,conservative``, up to three names an axis)."""
+    def names(key: str) -> str:
+        values = next(a.values for a in grid.axes if a.key == key)
+        return ",".join(map(str, values[:3])) + (",..." if len(values) > 3 else "")
+    return f"policy={names('policy')} on workload={names('workload')}"
 
 
 #: The largest sweep one output holds: its points, and its runs (points x replications), each a record
@@ -449,6 +513,11 @@ def _make_point(grid: Grid, position: Sequence[int]) -> Point:
 def _applies_load(point: Point) -> bool:
     family = family_of(point.policy["name"])
     return family.load_applied is None or family.load_applied(point)
+
+
+def _is_deterministic(point: Point) -> bool:
+    family = family_of(point.policy["name"])
+    return family.deterministic is not None and family.deterministic(point)
 
 
 def _check_system_fits(point: Point, family: Family) -> None:

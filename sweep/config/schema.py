@@ -208,7 +208,7 @@ class Settings:
     workload: Any = None
     system: Any = None
     load: float = param(0.7, gt=0)
-    replications: int = param(2, ge=1)
+    replications: int | None = param(None, ge=1, nullable=True)  # null: 2, or 1 (grid.settle_replications)
     first_replication: int = param(0, ge=0)
     seed: int = param(20000, ge=0, le=2**63 - 1)
     stop: StopSettings = field(default_factory=StopSettings)

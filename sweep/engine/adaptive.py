@@ -54,13 +54,14 @@ BATCH_MEANS = "batch_mean_response"
 
 
 def run_saturation(cfg: DictConfig, overrides: Sequence[str], config_yaml: str, output: Path,
-                   provenance: dict) -> xr.Dataset:
-    """The saturation search of a composed config (module docstring); writes and returns the Dataset."""
+                   provenance: dict, grid: Grid | None = None) -> xr.Dataset:
+    """The saturation search of a composed config (module docstring); writes and returns the Dataset.
+    ``grid``: the config's, already expanded (else expanded here)."""
     settings = cfg.saturation
     if not settings.low < settings.high:
         raise ConfigError(f"saturation.low must be below saturation.high, got {settings.low} and "
                           f"{settings.high}")
-    grid = expand(cfg, overrides)
+    grid = expand(cfg, overrides) if grid is None else grid
     _check_searchable(grid)
     started = time.perf_counter()
     search = _Search(cfg, grid, config_yaml, output)

@@ -1,8 +1,9 @@
 """Records -> one labeled Dataset -> netCDF, written atomically (docs/design.md §5, a contract).
 
-Each declared variable becomes an array over the grid's dimensions, then
-``replication``, then the variable's own extra dimensions (``host``, ...),
-filled in one pass from the records. Per-job arrays go on a ``job`` dimension.
+Each declared variable becomes an array over the grid's dimensions (``load`` left
+out where no point applies it: a trace replayed as it is), then ``replication``,
+then the variable's own extra dimensions (``host``, ...), filled in one pass
+from the records. Per-job arrays go on a ``job`` dimension.
 Variables and coordinates carry ``units`` and ``long_name`` (CF conventions);
 ``saturated`` carries CF flag attributes; the Dataset's attributes carry the
 resolved config as YAML text, the package and library versions, the root seed,
@@ -129,8 +130,8 @@ class ResultArrays:
     def dataset(self, attrs: Mapping[str, Any]) -> xr.Dataset:
         """The sweep's Dataset on the filled arrays (no copy), described (docs/design.md §5)."""
         grid, replications = self.grid, self.replications
-        dims = [axis.dim for axis in grid.axes]
-        coords: dict[str, Any] = {axis.dim: list(axis.values) for axis in grid.axes}
+        dims, shape = list(grid.dims), grid.dims_shape  # without a load no point applies
+        coords: dict[str, Any] = {axis.dim: list(axis.values) for axis in grid.axes if axis.dim in dims}
         coords["replication"] = self.first_replication + np.arange(replications)
         if grid.design is not None:
             coords.update(_design_coordinates(grid.design))
@@ -149,7 +150,7 @@ class ResultArrays:
             if not variable.reproducible:
                 described["reproducible"] = "no"  # wall-clock: left out of identity checks
             data_vars[name] = ([*dims, "replication", *variable.dims],
-                               values.reshape(*grid.shape, *values.shape[1:]), described)
+                               values.reshape(*shape, *values.shape[1:]), described)
             extra_dims.update({dim: family for dim in variable.dims})
         job_arrays = _job_arrays(grid, self.job_records, replications, dims)
         if job_arrays:
@@ -182,7 +183,7 @@ def _job_arrays(grid: Grid, records: Sequence[Record], replications: int,
             if column is not None:
                 position = grid.position(record.index)
                 values[(*position, record.replication, slice(0, len(column)))] = column
-        arrays[name] = ([*dims, "replication", "job"], values)
+        arrays[name] = ([*dims, "replication", "job"], values.reshape(*grid.dims_shape, *values.shape[-2:]))
     return arrays
 
 
@@ -227,10 +228,8 @@ def _extra_dim_attrs(dim: str, family: Family) -> dict[str, str]:
 
 def _describe(dataset: xr.Dataset, grid: Grid, extra_dims: Mapping[str, Family]) -> None:
     for axis in grid.axes:
-        dataset[axis.dim].attrs.update(_axis_attrs(axis))
-    if not grid.load_applied:
-        dataset["load"].attrs["long_name"] = ("offered load rho: NOT APPLIED, every point replays its "
-                                              "trace as it is (its own load: offered_load where recorded)")
+        if axis.dim in dataset.dims:
+            dataset[axis.dim].attrs.update(_axis_attrs(axis))
     for dim in ("replication", "job"):
         if dim in dataset.coords:
             dataset[dim].attrs.update(_CORE_COORDINATES[dim])

@@ -222,12 +222,12 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
     (:mod:`sweep.engine.adaptive`) over the grid's points instead.
     """
     if cfg.saturation.search:
-        validate_settings(cfg)
+        grid = _validated_grid(cfg, overrides)  # settles replications before the config is stored
         config_yaml, output = resolved_yaml(cfg), output_path(cfg)
         lock = claim_output(output, config_yaml, bool(cfg.overwrite))
         try:
             dataset = run_saturation(cfg, overrides, config_yaml, output,
-                                     provenance(config_yaml, int(cfg.seed), overrides))
+                                     provenance(config_yaml, int(cfg.seed), overrides), grid)
         finally:
             lock.release()
         _figures(cfg, dataset, output, draw)
@@ -249,6 +249,10 @@ def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None, v
     (``sweep-reproduce`` starts drawing a preset's figures while the others still run).
     """
     started = time.perf_counter()
+    if verbose:
+        for prepared in sweeps:  # options that take no effect here, said before the run (docs/design.md §8)
+            for note in prepared.grid.notes:
+                print(f"sweep: {note}{f' [{prepared.label}]' if prepared.label else ''}", file=sys.stderr)
     try:
         runner = _ManySweeps(sweeps, draw, verbose, on_finished)
         finished = {i: runner.finish(i, started) for i, s in enumerate(sweeps) if not s.tasks}
@@ -323,7 +327,7 @@ class _ManySweeps:
         """Sweep ``i``'s longest tasks of this run: seconds, and the point and replication."""
         prepared = self.sweeps[i]
         first = int(prepared.cfg.first_replication)
-        return [(seconds, f"{prepared.grid.point(index).label(prepared.grid.axes)}, "
+        return [(seconds, f"{prepared.grid.label(index)}, "
                           f"replication={first + replication}")
                 for seconds, index, replication in self.longest[i] if seconds > 0]
 
@@ -363,13 +367,21 @@ class _ManySweeps:
                 progress.update(done_points, int(batch.work.sum()))
                 for i in sorted(touched):
                     if self.results[i].received == self.sweeps[i].runs:
-                        progress.write_above(lambda i=i: finished.setdefault(i, self.finish(i, started)))
+                        if self._all_received():
+                            progress.close()  # the last sweep's summary line ends the output: no bar after it
+                            finished.setdefault(i, self.finish(i, started))
+                        else:
+                            progress.write_above(lambda i=i: finished.setdefault(i, self.finish(i, started)))
         finally:
             for prepared in self.sweeps:
                 prepared.checkpoint.flush()
             progress.close()
             backend.close()
         return finished
+
+    def _all_received(self) -> bool:
+        """Whether every sweep has all its records."""
+        return all(r.received == s.runs for r, s in zip(self.results, self.sweeps, strict=True))
 
     def _with_copies(self, batch: RecordBatch) -> Iterator[tuple[int, RecordBatch]]:
         """``(sweep, records)``: the batch's own, then copies for the sweeps that share a task."""

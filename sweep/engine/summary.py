@@ -46,9 +46,11 @@ def saturation_text(dataset: xr.Dataset, grid: Grid) -> str:
     saturated = np.flatnonzero(flat)
     if not len(saturated):
         return ", none saturated"
-    axis = next(n for n, a in enumerate(grid.axes) if a.key == "load")
-    loads = np.asarray(grid.axes[axis].values, dtype=float)[np.unravel_index(saturated, grid.shape)[axis]]
-    overloaded = int(np.count_nonzero(loads >= 1))
+    overloaded = 0
+    if "load" in dataset.coords:  # an axis, or a sampled coordinate; absent where no point applies it
+        loads = dataset["load"].astype(float).broadcast_like(flags).transpose(*_grid_dims(grid))
+        loads = loads.values.ravel()
+        overloaded = int(np.count_nonzero(loads[saturated] >= 1))
     causes = []
     if overloaded:
         causes.append(f"{overloaded} at offered load >= 1")
@@ -72,7 +74,7 @@ def dropped_text(dataset: xr.Dataset) -> str:
 
 
 def _grid_dims(grid: Grid) -> list[str]:
-    return [axis.dim for axis in grid.axes]
+    return list(grid.dims)
 
 
 def summary_line(dataset: xr.Dataset, grid: Grid, replications: int, computed: int, resumed: int,
@@ -87,7 +89,8 @@ def summary_line(dataset: xr.Dataset, grid: Grid, replications: int, computed: i
 
 
 def point_table(dataset: xr.Dataset) -> str:
-    """The scalar variables of a one-point Dataset: mean ± 90% half-width over replications, units."""
+    """The scalar variables of a one-point Dataset: mean ± 90% half-width over replications (no interval
+    column for one replication), units."""
     from sweep.stats.intervals import confidence_interval
 
     rows = []
@@ -106,6 +109,9 @@ def point_table(dataset: xr.Dataset) -> str:
     if not rows:
         return ""
     widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    if not widths[2]:  # one replication: no interval to show, no empty column
+        header = f"{'variable':<{widths[0]}}  {'mean':>{widths[1]}}  units"
+        return "\n".join([header] + [f"{n:<{widths[0]}}  {m:>{widths[1]}}  {u}" for n, m, _, u in rows])
     header = f"{'variable':<{widths[0]}}  {'mean':>{widths[1]}}  {f'{LEVEL:.0%} CI':<{widths[2]}}  units"
     lines = [header] + [f"{n:<{widths[0]}}  {m:>{widths[1]}}  {h:<{widths[2]}}  {u}" for n, m, h, u in rows]
     return "\n".join(lines)
@@ -122,7 +128,7 @@ def grid_table(dataset: xr.Dataset, grid: Grid, variable: str) -> str:
     :data:`TABLE_POINTS`, or a variable the Dataset lacks."""
     from sweep.stats.intervals import confidence_interval
 
-    swept = [axis.dim for axis in grid.axes if len(axis.values) > 1]
+    swept = [axis.dim for axis in grid.axes if len(axis.values) > 1 and axis.dim in grid.dims]
     if not swept or grid.size > TABLE_POINTS or variable not in dataset:
         return ""
     values = dataset[variable].astype(float)
@@ -141,7 +147,9 @@ def grid_table(dataset: xr.Dataset, grid: Grid, variable: str) -> str:
         table.append([label, *(_cell(estimate.isel({**at, column: k}), saturated.isel({**at, column: k}))
                                for k in range(dataset.sizes[column]))])
     units = dataset[variable].attrs.get("units", "")
-    title = f"{variable}{f' ({units})' if units else ''}: mean ± {LEVEL:.0%} half-width over replications"
+    single = dataset.sizes.get("replication", 1) == 1
+    title = f"{variable}{f' ({units})' if units else ''}: " + (
+        "one replication, no interval" if single else f"mean ± {LEVEL:.0%} half-width over replications")
     return "\n".join([title + (", * saturated" if bool(saturated.any()) else ""), *_aligned(table)])
 
 

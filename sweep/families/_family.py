@@ -188,8 +188,11 @@ class Family:
     their schemas and reads ``workload.<section>.model=m`` as the group choice
     ``workload/<section>=m``. ``load_applied(point)`` says whether the point's ``load`` shapes
     its jobs (``None``: always); a trace replayed as it is ignores it, so the engine
-    refuses a load axis of several values there and labels the coordinate as not
-    applied. ``sequential_stopping``: the family honours ``stop.ci_target`` and
+    refuses a load axis of several values there and leaves ``load`` out of the
+    result file's dimensions. ``deterministic(point)`` says whether a run of the point draws
+    no random number at all (a trace replayed as it is: every replication would be the
+    same run; ``None``: never), so that such a sweep runs one replication by default.
+    ``sequential_stopping``: the family honours ``stop.ci_target`` and
     ``stop.control_variate`` (:class:`StopRule`); in the others they are refused
     (:meth:`check_stop`), never ignored.
     """
@@ -209,6 +212,7 @@ class Family:
     workload_models: Mapping[str, Mapping[str, type]] = field(default_factory=dict)
     sequential_stopping: bool = False
     load_applied: Callable[[Point], bool] | None = None
+    deterministic: Callable[[Point], bool] | None = None
     registry: Registry[Policy] = field(default_factory=lambda: Registry("policy"), repr=False)
 
     @property

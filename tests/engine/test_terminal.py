@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sweep.cli import main
@@ -71,9 +73,15 @@ def test_the_summary_line_is_the_last_thing_shown_after_the_progress_bar(capsys,
     (issue 29: the bar was redrawn below it)."""
     assert main([*FAST, "progress=true", "grid.load=[0.5,0.6]", f"output={tmp_path / 'out.nc'}"]) == 0
     err = capsys.readouterr().err
-    assert "2/2" in err  # the bar was drawn ...
+    assert "pt/s" in err  # the bar was drawn ...
     shown = [line for line in map(_as_a_terminal_shows, err.split("\n")) if line.strip()]
     assert shown[-1].startswith("sweep: 2 points x 2 replications"), shown  # ... and is gone
+    # ... and closed before the summary: nothing is written after the summary line, not even a bar
+    # erased again (a terminal that keeps carriage returns, a log file, showed it below the line)
+    *_, last, after = err.split("\n")
+    assert after == "", repr(err[-300:])
+    assert last.startswith("sweep: 2 points x 2 replications") and "%|" not in last, repr(err[-300:])
+    assert last.endswith(str(tmp_path / "out.nc"))
 
 
 def _as_a_terminal_shows(line: str) -> str:
@@ -111,18 +119,68 @@ def test_trace_jobs_left_out_are_counted_in_the_summary():
     assert dropped_text(xr.Dataset()) == ""
 
 
-def test_a_trace_replayed_as_it_is_says_its_load_was_not_applied(tmp_path):
-    """Issue 16 §4: KTH without rescale_load is not at load 0.7: the label says so, and the
-    trace's own offered load is recorded; rescaled to 0.5, the offered load is 0.5."""
+def test_a_trace_replayed_as_it_is_has_no_load_dimension(tmp_path):
+    """Issue 16 §4, issue 29: KTH without rescale_load is not at load 0.7, so the file has no ``load``
+    dimension (the trace's own offered load is the variable ``offered_load``); rescaled to 0.5, it
+    has one, and the offered load is 0.5."""
     import sweep
 
     common = ["policy=easy", "replications=1", "progress=false", "plots=false", "engine.backend=serial"]
     replayed = sweep.run([*common, "workload=kth", f"output={tmp_path / 'a.nc'}"])
-    assert "NOT APPLIED" in replayed["load"].attrs["long_name"]
+    assert "load" not in replayed.dims and "load" not in replayed.coords
+    assert replayed["mean_wait"].dims == ("policy", "workload", "replication")
     assert 0 < replayed["offered_load"].item() < 1
     rescaled = sweep.run([*common, "workload=kth_scaled", "load=0.5", f"output={tmp_path / 'b.nc'}"])
-    assert "NOT APPLIED" not in rescaled["load"].attrs["long_name"]
+    assert rescaled["mean_wait"].dims == ("policy", "workload", "load", "replication")
     assert rescaled["offered_load"].item() == pytest.approx(0.5, rel=1e-6)
+
+
+#: What a deterministic replay says before it runs (issue 29: "replays pretend").
+ONE_REPLICATION = ("sweep: 1 replication (not 2): policy=easy on workload=kth draws no random number "
+                   "(a trace replayed as it is), so every replication would be the same run")
+
+
+def test_a_deterministic_replay_runs_one_replication_and_says_so(capsys, tmp_path):
+    """Issue 29: KTH replayed as it is draws nothing at random; by default it runs once, says so in one
+    line, and prints neither an interval of 0 nor the load it does not apply."""
+    args = ["policy=easy", "workload=kth", "progress=false", "plots=false", f"output={tmp_path / 'e.nc'}"]
+    assert main(args) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if not line.startswith(COMPILING)]
+    assert lines[0] == ONE_REPLICATION
+    assert lines[1].split() == ["variable", "mean", "units"]
+    assert lines[-1].startswith("sweep: 1 point x 1 replication (1 run computed, none saturated")
+    assert not any("±" in line or re.search(r"\bload\b", line) for line in lines)
+    import xarray as xr
+
+    written = xr.load_dataset(tmp_path / "e.nc")
+    assert dict(written.sizes) == {"policy": 1, "workload": 1, "replication": 1, "month": 12}
+    assert "replications: 1" in written.attrs["config"].splitlines()
+
+
+def test_replications_asked_of_a_deterministic_replay_are_run_and_said_to_repeat(capsys, tmp_path):
+    """An explicit number is honoured (identical runs: a determinism check, or one setting across
+    workloads) with one line saying the intervals are 0 by construction; an explicit load that the
+    replay does not apply is said too."""
+    args = ["policy=easy", "workload=kth", "replications=2", "load=0.5", "progress=false", "plots=false",
+            f"output={tmp_path / 'e.nc'}"]
+    assert main(args) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if not line.startswith(COMPILING)]
+    assert lines[:2] == [
+        "sweep: replications=2 of policy=easy on workload=kth, which draws no random number (a trace "
+        "replayed as it is): 2 identical runs, whose intervals are 0 by construction, not a measure of noise",
+        "sweep: load=0.5 is not applied: policy=easy on workload=kth replays its trace as it is (its own "
+        "load is the variable offered_load; workload.rescale_load=true scales the trace to a load)"]
+    assert lines[-1].startswith("sweep: 1 point x 2 replications (2 runs computed")
+
+
+def test_a_replay_with_random_draws_keeps_the_default_replications(capsys, tmp_path):
+    """Submit times jittered (workload.submit_jitter): the replays differ, two replications, no note."""
+    args = ["policy=easy", "workload=kth", "workload.split=none", "workload.submit_jitter=1",
+            "progress=false", "plots=false", "engine.backend=serial", f"output={tmp_path / 'e.nc'}"]
+    assert main(args) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if not line.startswith(COMPILING)]
+    assert lines[0].split() == ["variable", "mean", "90%", "CI", "units"]
+    assert lines[-1].startswith("sweep: 1 point x 2 replications (2 runs computed")
 
 
 def test_sweep_run_is_quiet_unless_asked(capsys, tmp_path):
@@ -134,7 +192,7 @@ def test_sweep_run_is_quiet_unless_asked(capsys, tmp_path):
     assert capsys.readouterr().err == ""
     sweep.run([*args, f"output={tmp_path / 'loud.nc'}"], verbose=True)
     err = capsys.readouterr().err
-    assert "1/1" in err  # the progress bar
+    assert "pt/s" in err  # the progress bar
     lines = [line for line in err.splitlines()
              if line.strip() and "pt/s" not in line and not line.startswith(COMPILING)]
     assert lines[0].split()[0] == "variable", err  # the one-point table ...

@@ -14,7 +14,14 @@ Its policies are the ``Policy`` objects of its modules (:mod:`sweep.families`).
 from sweep.families import Family, Processors
 from sweep.families.rigid._options import SwfWorkload
 from sweep.families.rigid._policy import RigidHooks
-from sweep.families.rigid._simulate import VARIABLES, load_applied, month_labels, simulate, validate
+from sweep.families.rigid._simulate import (
+                                            VARIABLES,
+                                            deterministic,
+                                            load_applied,
+                                            month_labels,
+                                            simulate,
+                                            validate,
+)
 
 FAMILY = Family(
     name="rigid",
@@ -29,6 +36,7 @@ FAMILY = Family(
     workloads={"swf": SwfWorkload},
     systems={"processors": Processors},
     load_applied=load_applied,
+    deterministic=deterministic,
 )
 
 __all__ = ["FAMILY"]

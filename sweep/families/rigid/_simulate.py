@@ -195,6 +195,13 @@ def load_applied(point: Point) -> bool:
     return bool(point.workload.get("rescale_load", False))
 
 
+def deterministic(point: Point) -> bool:
+    """Whether a run of ``point`` draws no random number: the trace is replayed without
+    ``workload.submit_jitter`` (rescaling it to a load is no draw), so replications would be the
+    same run (module docstring)."""
+    return not point.workload.get("submit_jitter", 0)
+
+
 def month_labels(point: Point) -> np.ndarray:
     """Labels of the ``month`` dimension: the calendar months of the point's trace."""
     return np.array(load_jobs(point).labels)
