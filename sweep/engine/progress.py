@@ -36,6 +36,8 @@ class Progress:
         return self._work / max(time.perf_counter() - self._started, 1e-9)
 
     def close(self) -> None:
+        """Erase the bar for good (a second call does nothing): close it before the last line a sweep
+        prints, or the bar is drawn again below that line."""
         self._bar.close()
 
 
