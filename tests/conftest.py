@@ -1,5 +1,5 @@
-"""Shared fixtures: one local Ray for the few tests that need it (docs/design.md §9), and the
-command line's one-line errors."""
+"""Shared fixtures: one local Ray for the few tests that need it (docs/design.md §9;
+:mod:`sweep.testing.fixtures`, which a plugin's tests share), and the command line's one-line errors."""
 
 from __future__ import annotations
 
@@ -8,18 +8,10 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from sweep.testing.fixtures import ray_session  # noqa: F401 (the Ray the tests marked ray share)
+
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-
-
-@pytest.fixture(scope="session")
-def ray_session():
-    """A 2-CPU local Ray shared by the session; sweeps reuse it instead of starting their own."""
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    yield ray
-    ray.shutdown()
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Points, workloads and small helpers shared by the dispatch tests."""
+"""Points, workloads (:mod:`sweep.testing.dispatch`, which a plugin's tests share) and small helpers
+shared by the dispatch tests."""
 
 from __future__ import annotations
 
@@ -7,44 +8,17 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from sweep.families import Point, Result, StopRule, load_families
+from sweep.families import Result, load_families
 from sweep.families.dispatch._simulate import simulate_arrays
+from sweep.testing.dispatch import WORKLOADS, point, usable_workload
 
-WORKLOADS = {
-    "exponential": {"name": "exponential", "kind": "exponential", "mean": 1.0},
-    "hyperexp2": {"name": "hyperexp2", "kind": "hyperexp2", "mean": 1.0, "scv": 8.0},
-    "c90": {"name": "c90", "kind": "c90"},
-    "bounded_pareto": {"name": "bounded_pareto", "kind": "bounded_pareto", "k": 332.1,
-                       "p": 1.0e10, "alpha": 1.1},
-    "ctc": {"name": "ctc", "kind": "trace", "path": "data/traces/CTC-SP2-1996-3.1-cln.swf.gz",
-            "processors": 8, "max_run_time": 43200.0, "sampling": "bootstrap", "cutoff_fraction": 0.5},
-}
+__all__ = ["CASES", "FAMILY", "WORKLOADS", "FixedDraws", "point", "schedule", "usable_workload"]
+
 FAMILY = load_families()["dispatch"]
 #: (policy, parameters): every registered policy with each of its examples; the generic checks
 #: run over these, so a new policy is tested by being registered.
 CASES = [pytest.param(name, dict(params), id="-".join([name, *(f"{k}={v}" for k, v in params.items())]))
          for name, policy in FAMILY.policies.items() for params in policy.examples]
-
-
-def usable_workload(policy: str, params: dict, candidates: Sequence[str] = ("hyperexp2", "c90")) -> str:
-    """The first of ``candidates`` the policy accepts (SITA-U needs E[1/X] < inf, so not hyperexp2)."""
-    for name in candidates:
-        try:
-            FAMILY.validate(point(policy, name, **params))
-        except ValueError:
-            continue
-        return name
-    raise AssertionError(f"policy {policy} accepts none of {candidates}")
-
-
-def point(policy: str, workload: str = "exponential", *, hosts: int = 2, load: float = 0.5,
-          jobs: int = 1000, warmup: int = 0, cap: int = 1_000_000, record: bool = False,
-          model: str = "simulation", **params) -> Point:
-    """A dispatch point with plain-dict sections, as the engine builds them."""
-    return Point(policy={"name": policy, **params}, workload=dict(WORKLOADS[workload]),
-                 system={"hosts": hosts}, load=load,
-                 stop=StopRule(jobs=jobs, warmup=warmup, max_in_system=cap),
-                 record_jobs=record, model=model)
 
 
 class FixedDraws:

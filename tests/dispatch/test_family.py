@@ -12,8 +12,9 @@ from sweep.config.compose import load_option
 from sweep.families import FAMILIES, family_of, load_families
 from sweep.families.dispatch import FAMILY
 from sweep.families.dispatch._workload import workload_of
+from sweep.testing.dispatch import check_simulation
 
-from ._util import CASES, WORKLOADS, point, usable_workload
+from ._util import CASES, WORKLOADS, point
 
 REGISTERED = load_families()["dispatch"].policies
 
@@ -47,23 +48,8 @@ def test_yaml_selects_the_policy(policy):
 
 @pytest.mark.parametrize(("policy", "params"), CASES)
 def test_simulate_returns_the_declared_variables(policy, params):
-    p = point(policy, usable_workload(policy, params), hosts=3, load=0.7, jobs=5000, warmup=500,
-              record=True, **params)
-    result = FAMILY.simulate(p, np.random.default_rng(0))
-    summary = result.summary
-    assert set(summary) == {v.name for v in FAMILY.variables}
-    assert result.work == 5500 and summary["jobs"] == 5000
-    assert isinstance(summary["saturated"], bool) and isinstance(summary["jobs"], int)
-    for variable in FAMILY.variables:
-        if variable.dims == ("host",):
-            assert np.shape(summary[variable.name]) == (3,)
-    assert sum(summary["host_job_fraction"]) == pytest.approx(1.0)
-    assert summary["mean_slowdown"] >= 1.0
-    assert set(result.jobs) == {"arrival", "size", "job_host", "start", "end"}
-    assert all(len(column) == 5000 for column in result.jobs.values())
-    jobs = result.jobs
-    assert np.all(jobs["start"] >= jobs["arrival"]) and np.all(np.diff(jobs["arrival"]) >= 0)
-    np.testing.assert_allclose(jobs["end"] - jobs["start"], jobs["size"], atol=1e-12 * jobs["end"].max())
+    """The declared variables, and every job served once, FCFS on its host (:mod:`sweep.testing.dispatch`)."""
+    check_simulation(policy, params)
 
 
 def test_no_job_records_unless_asked():

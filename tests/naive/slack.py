@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import math
 
-from naive.rigid import _earliest, _fits
+from sweep.testing.naive.rigid import _earliest, _fits
 
-#: The rigid policies this reference implements (the others name a pass of ``naive.rigid``).
+#: The rigid policies this reference implements (the others name a pass of ``sweep.testing.naive.rigid``).
 POLICIES = ("slack",)
 
 HEURISTICS = ("ast", "aat", "du", "dc", "dp")

@@ -8,7 +8,8 @@ time, and at the end the machine is empty with all P processors free — a job
 started twice would hold processors it never gives back, or give back some
 twice. Policy-specific ones: FCFS keeps submit order; conservative never
 starts a job later than the reservation it got on arrival. And the yearly
-waits the literature reports for EASY and conservative on KTH.
+waits the literature reports for EASY and conservative on KTH. The generic checks are
+:mod:`sweep.testing.rigid`'s, which a plugin's rigid policies pass too.
 """
 
 from __future__ import annotations
@@ -20,40 +21,15 @@ import pytest
 
 from sweep.families import NoParams, load_families
 from sweep.families.rigid import conservative
-from sweep.families.rigid._core import columns
 from sweep.families.rigid._jobs import prepare
 from sweep.families.rigid._simulate import schedule
+from sweep.testing.rigid import check_schedule, run_from_empty, small_jobs
 
 POLICIES = load_families()["rigid"].policies
 PROCESSORS = (128, 100)
 EXAMPLES = [(name, example) for name, policy in POLICIES.items() for example in policy.examples]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in example.items()) or 'defaults'}"
        for name, example in EXAMPLES]
-
-
-def _peak_busy(start, end, procs):
-    """Most processors busy at once; a job ending at t frees them before one starting at t."""
-    times = np.concatenate((end, start))
-    delta = np.concatenate((-procs, procs))
-    order = np.lexsort((delta, times))  # at equal times, releases (negative) first
-    return int(np.cumsum(delta[order]).max())
-
-
-def _check(jobs, start, processors):
-    assert not np.isnan(start).any()
-    assert (start >= jobs.submit).all()
-    assert _peak_busy(start, start + jobs.run, jobs.procs) <= processors
-
-
-def _run(name, example, jobs, processors):
-    """Start times of one run from an empty machine; asserts that it ends empty."""
-    policy = POLICIES[name]
-    cols = columns(jobs.submit, jobs.run, jobs.requested, jobs.procs, jobs.priority)
-    state, _ = policy.hooks.run(cols, processors, policy.make_params(example))
-    counts = state.counts[0]
-    assert (counts["next"], counts["waiting"], counts["running"]) == (len(cols.submit), 0, 0)
-    assert counts["free"] == processors
-    return state.start
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +41,7 @@ def whole(kth):
 @pytest.mark.parametrize("name, example", EXAMPLES, ids=IDS)
 def test_whole_kth_trace(whole, name, example, processors):
     jobs = whole[processors]
-    _check(jobs, _run(name, example, jobs, processors), processors)
+    check_schedule(jobs, run_from_empty(name, example, jobs, processors), processors)
 
 
 @pytest.mark.parametrize("name, example", EXAMPLES, ids=IDS)
@@ -75,35 +51,22 @@ def test_kth_by_month(kth, name, example):
     for k in range(len(jobs.labels)):  # each month on a machine of its own, empty at first
         s = jobs.part(k)
         month = SimpleNamespace(submit=jobs.submit[s], run=jobs.run[s], procs=jobs.procs[s])
-        _check(month, start[s], 128)
+        check_schedule(month, start[s], 128)
         assert start[s].min() == jobs.submit[s][0]
-
-
-class _Jobs:
-    """Columns of a small random workload, as :func:`_check` and :func:`_run` read them."""
-
-    def __init__(self, rng):
-        n = int(rng.integers(1, 25))
-        self.processors = int(rng.integers(1, 9))
-        self.submit = np.sort(rng.integers(0, 30, n)).astype(float)
-        self.requested = rng.integers(1, 12, n).astype(float)
-        self.run = np.minimum(self.requested, rng.integers(1, 12, n)).astype(float)
-        self.procs = rng.integers(1, self.processors + 1, n)
-        self.priority = np.where(rng.random(n) < 0.2, 2.0, 0.0)
 
 
 @pytest.mark.parametrize("name, example", EXAMPLES, ids=IDS)
 def test_small_random_workloads(name, example):
     rng = np.random.default_rng(11)
     for _ in range(200):
-        jobs = _Jobs(rng)
-        _check(jobs, _run(name, example, jobs, jobs.processors), jobs.processors)
+        jobs = small_jobs(rng)
+        check_schedule(jobs, run_from_empty(name, example, jobs, jobs.processors), jobs.processors)
 
 
 @pytest.fixture(scope="module")
 def runs(whole):
     """FCFS and conservative start times on the whole trace, at 128 and at 100 processors."""
-    return {(name, p): _run(name, {}, whole[p], p) for name in ("fcfs", "conservative")
+    return {(name, p): run_from_empty(name, {}, whole[p], p) for name in ("fcfs", "conservative")
             for p in PROCESSORS}
 
 

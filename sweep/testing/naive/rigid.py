@@ -47,7 +47,7 @@ def simulate(policy, submit, run, req, procs, P, key=None, priority=None):
     (``None`` for the other passes).
     """
     if policy not in PASSES:
-        raise LookupError(f"no naive rigid pass {policy!r} in tests/naive/rigid.py; "
+        raise LookupError(f"no naive rigid pass {policy!r} in sweep/testing/naive/rigid.py; "
                           f"known: {', '.join(PASSES)}")
     if priority is None:
         priority = [0.0] * len(submit)
