@@ -31,7 +31,7 @@ def overview_figure(dataset: xr.Dataset):  # -> matplotlib Figure | None
     more than one value, is a sample design, or would need more than :data:`MAX_LINES` lines."""
     if "sample" in dataset.dims or "policy" not in dataset.coords:
         return None
-    variable = family_of(str(dataset["policy"].values[0])).headline
+    variable = _headline(dataset)
     if variable not in dataset:
         return None
     values = dataset[variable].astype(float)
@@ -61,6 +61,24 @@ def overview_figure(dataset: xr.Dataset):  # -> matplotlib Figure | None
                 label="saturated" if k == 0 and np.isfinite(crosses).any() else None)
     _decorate(ax, dataset, variable, x_dim, estimate)
     return figure
+
+
+def _headline(dataset: xr.Dataset) -> str | None:
+    """The headline variable of the family of the sweep's first policy. The ``policy`` coordinate holds
+    config option names: a user's own option (``my_conf/policy/patient_slack.yaml``, ``name: slack``)
+    is not a policy's name, so the stored config's ``policy.name`` is tried next."""
+    import yaml
+
+    try:
+        configured = (yaml.safe_load(dataset.attrs.get("config", "")) or {}).get("policy", {}).get("name")
+    except (yaml.YAMLError, AttributeError):
+        configured = None
+    for name in (str(dataset["policy"].values[0]), configured):
+        try:
+            return family_of(str(name)).headline
+        except KeyError:
+            continue
+    return None
 
 
 def _x_axis(dataset: xr.Dataset, swept: list[str]) -> str:

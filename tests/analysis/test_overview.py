@@ -71,3 +71,15 @@ def test_a_preset_whose_figure_needs_what_the_grid_left_out_gets_the_default_fig
 
     with pytest.raises(KeyError):  # sweep-reproduce draws without a stem: there it is a bug, raised
         write_figures(dataset, "cv96_fig6b", tmp_path)
+
+
+def test_a_users_own_policy_option_gets_its_familys_figure(swept):
+    """Issue 29: README's own-configs example (my_conf/policy/patient_slack.yaml, ``name: slack``) ended
+    in "unknown policy 'patient_slack'": the ``policy`` coordinate holds option names, and the family
+    is now found from the stored config's ``policy.name`` when the option is not a policy's name."""
+    dataset, _ = swept
+    renamed = dataset.assign_coords(policy=["patient_random", "patient_lwl"])
+    figure = overview_figure(renamed)
+    assert figure is not None and figure.axes[0].get_ylabel().startswith("mean response time")
+    unknown = renamed.assign_attrs(config="policy: {name: nowhere}\n")
+    assert overview_figure(unknown) is None
