@@ -22,8 +22,27 @@ def run(overrides: Sequence[str] = (), verbose: bool = False) -> xarray.Dataset:
     ``plots=true`` (the default), the figures are drawn beside it, as on the command line.
     Without it nothing is left on disk: the sweep runs in a temporary folder (its checkpoint
     there too, so an interrupted call does not resume) that is removed before the Dataset, held
-    in memory, is returned. Quiet unless ``verbose``: then the progress bar (``progress=true``),
-    a one-point sweep's table and the summary line are printed as on the command line.
+    in memory, is returned.
+
+    Parameters
+    ----------
+    overrides
+        What ``sweep`` takes on the command line, one item per word: ``"policy=lwl"``,
+        ``"grid.load=[0.5,0.8]"``, ``"experiment=sh00_fig2"``, ``"output=run.nc"``.
+    verbose
+        Print what the command line prints: the progress bar (``progress=true``), a one-point
+        sweep's table or a grid's headline table, and the summary line. Quiet by default.
+
+    Returns
+    -------
+    xarray.Dataset
+        The results, labeled as the result file is (docs/design.md §5): one dimension per grid
+        axis, then ``replication``.
+
+    Raises
+    ------
+    sweep.errors.ConfigError
+        A bad option (one line naming it and what is allowed), before anything runs.
     """
     import tempfile
 

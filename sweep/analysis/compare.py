@@ -42,8 +42,34 @@ def ratio(ds: xr.Dataset | xr.DataArray, baseline: str, dim: str = "policy", var
     - ``method="paired"``: the Student-t interval of the per-replication ratios
       ``x_r / y_r`` (centred on their mean, not on ``R``).
 
-    SH00 §3.2 and §4.2 state their comparisons as such ratios. A
-    DataArray may be passed instead of a Dataset (``var`` is then ignored).
+    SH00 §3.2 and §4.2 state their comparisons as such ratios.
+
+    Parameters
+    ----------
+    ds
+        A sweep's Dataset, or one variable of it (``var`` is then ignored).
+    baseline
+        The label of ``dim`` every other label is divided by (``"sita_e"``).
+    dim
+        The dimension whose labels are compared.
+    var
+        The variable compared, when ``ds`` is a Dataset.
+    level
+        The confidence level of the interval.
+    method
+        ``"delta"`` or ``"paired"`` (above).
+    replication
+        The dimension of the paired replications.
+
+    Returns
+    -------
+    xarray.DataArray
+        The ratios, without ``replication``, with the coordinates ``low``, ``high`` and ``halfwidth``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``method``, no dimension ``dim``, or a ``baseline`` that is not one of its labels.
     """
     if method not in ("delta", "paired"):
         raise ValueError(f"method must be 'delta' or 'paired', got {method!r}")

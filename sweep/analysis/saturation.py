@@ -44,12 +44,38 @@ def saturation(ds: xr.Dataset, metric: str = "mean_response", dim: str = "load",
                replication: str = "replication") -> xr.DataArray:
     """Largest stable ``dim`` value per point of the other dimensions, with a ``level`` CI.
 
-    Returns a DataArray over the remaining dimensions (not ``dim``, not
-    ``replication``) with coordinates ``low``/``high``/``halfwidth`` and a
-    boolean coordinate ``censored``: True where every grid load was stable, so
-    the estimate is only a lower bound. NaN where even the smallest load is
-    unstable in every replication (a replication unstable there is left out of
-    the mean).
+    A replication is stable at a value of ``dim`` where ``metric`` is finite, the run is not
+    flagged ``saturated`` and, with ``blowup``, ``metric`` is at most ``blowup`` times its value at
+    the smallest one; its estimate is the largest value stable with every smaller one.
+
+    Parameters
+    ----------
+    ds
+        A sweep's Dataset over ``dim`` with its ``saturated`` flags.
+    metric
+        The scalar variable read (finite, and with ``blowup`` bounded).
+    dim
+        The swept dimension, the load by default.
+    blowup
+        Also unstable where ``metric`` exceeds this multiple of its value at the smallest load.
+    level
+        The confidence level of the interval over replications.
+    replication
+        The dimension of the replications.
+
+    Returns
+    -------
+    xarray.DataArray
+        Over the remaining dimensions (not ``dim``, not ``replication``), with coordinates
+        ``low``/``high``/``halfwidth`` and a boolean coordinate ``censored``: True where every
+        grid load was stable, so the estimate is only a lower bound. NaN where even the smallest
+        load is unstable in every replication (a replication unstable there is left out of the
+        mean).
+
+    Raises
+    ------
+    ValueError
+        No dimension ``dim``, no variable ``metric``, or a ``metric`` with dimensions of its own.
     """
     if dim not in ds.dims:
         raise ValueError(f"the Dataset has no dimension {dim!r}; dims: {list(ds.dims)}")
@@ -107,14 +133,36 @@ def saturation_search(overrides: Sequence[str], over: Mapping[str, Sequence] | N
     """Bisect the load for each point of ``over`` (config key -> values); return the saturation loads.
 
     The Python face of ``sweep ... saturation.search=true`` (:mod:`sweep.engine.adaptive`):
-    ``overrides`` fix everything else (workload, system, policy options),
-    ``over`` become grid axes, every bisection advances together in rounds on
-    one pool (``engine`` overrides choose it: ``engine.backend=serial``,
-    ``engine.address=auto``), each probe runs ``stop.jobs=jobs`` (plus a
-    fifth as warm-up) and ``replications``. ``lo`` must be stable and ``hi``
-    unstable (checked). Returns a DataArray with one dimension per key of
-    ``over`` (its last dotted component), the final bracket's midpoint, and
-    the bracket as ``low``/``high``/``halfwidth``.
+    every bisection advances together in rounds on one pool.
+
+    Parameters
+    ----------
+    overrides
+        Everything but the searched load: workload, system, policy options (as ``sweep.run``).
+    over
+        Config key -> values: the grid axes, one search per point (``{"policy": ["random", "lwl"]}``).
+    lo
+        A load every point is stable at (checked).
+    hi
+        A load every point is unstable at (checked).
+    tol
+        The bracket's width at which a search stops.
+    jobs
+        Measured jobs of each probe (``stop.jobs``; a fifth more as warm-up).
+    replications
+        Replications of each probe; half of them unstable make it unstable.
+    alpha
+        The level of the trend test that calls a probe unstable (``saturation.alpha``).
+    engine
+        Overrides choosing the pool: ``["engine.backend=serial"]``, ``["engine.address=auto"]``.
+    output
+        Where the result file goes; a temporary folder, removed afterwards, without it.
+
+    Returns
+    -------
+    xarray.DataArray
+        One dimension per key of ``over`` (its last dotted component): the final bracket's
+        midpoint, the bracket as the coordinates ``low``/``high``/``halfwidth``.
     """
     from sweep.engine.runner import run
 

@@ -73,14 +73,44 @@ def sensitivity(ds: xr.Dataset, dims: Sequence[str] | None = None, variable: str
                 num_resamples: int = 100, conf_level: float = 0.95) -> xr.Dataset:
     """Sensitivity indices of ``ds[variable]`` to the parameters on ``dims`` (or of the design).
 
-    Returns a Dataset on a ``parameter`` dimension (labeled by the parameters'
-    dimension or coordinate names) plus every remaining dimension of the
-    variable except ``replication`` (averaged) and ``sample``: on a grid ``S1``,
-    ``ST`` and ``S2`` (on ``parameter`` × ``parameter_2``) for ``"sobol"``,
-    ``mu``, ``mu_star`` and ``sigma`` for ``"morris"``; on a sample design what
-    its method gives, with half-widths (module docstring). Raises
-    ``ValueError`` for a missing or constant parameter dimension, a grid Morris
-    cannot use, or a method the design cannot serve.
+    The design is read from the file: Sobol' indices of a Saltelli sample, μ*/σ of Morris
+    trajectories, exact ANOVA indices of a grid (module docstring; docs/sensitivity.md).
+
+    Parameters
+    ----------
+    ds
+        A sweep's Dataset: a grid over the parameters, or a sample design (``design=saltelli``...).
+    dims
+        The parameter dimensions of a grid (required there); on a sample design, all of its
+        parameters or ``None``.
+    variable
+        The variable explained (averaged over ``replication`` first).
+    method
+        ``"sobol"`` (the default) or ``"morris"`` on a grid; on a sample design, its own method or
+        ``None``.
+    trajectories
+        Morris trajectories drawn on a grid.
+    seed
+        The seed of those trajectories and of the bootstrap.
+    num_resamples
+        Bootstrap resamples of a sample design's intervals.
+    conf_level
+        The confidence level of those intervals.
+
+    Returns
+    -------
+    xarray.Dataset
+        On a ``parameter`` dimension (labeled by the parameters' dimension or coordinate names)
+        plus every remaining dimension of the variable except ``replication`` and ``sample``: on
+        a grid ``S1``, ``ST`` and ``S2`` (on ``parameter`` × ``parameter_2``) for ``"sobol"``,
+        ``mu``, ``mu_star`` and ``sigma`` for ``"morris"``; on a sample design what its method
+        gives, with half-widths (``<index>_hw95``). :func:`sensitivity_plot` draws them.
+
+    Raises
+    ------
+    ValueError
+        A missing or constant parameter dimension, a grid Morris cannot use, or a method the
+        design cannot serve.
     """
     if variable not in ds:
         raise ValueError(f"no variable {variable!r} in the Dataset")
@@ -293,9 +323,26 @@ _BARS = (("S1", "ST"), ("mu_star", "sigma"))
 def sensitivity_plot(indices: xr.Dataset, ax: Any = None) -> Any:
     """Bars of the indices :func:`sensitivity` returns, one group per parameter: ``S1`` and ``ST``
     (Sobol') or ``mu_star`` and ``sigma`` (Morris), each with its bootstrap half-width as an error bar
-    where the design gave one (``<index>_hw95``). The indices must be of one case: every dimension
-    but ``parameter`` (and ``parameter_2``, which holds S2, not drawn) of length one. Returns the
-    matplotlib Figure (drawn on ``ax`` when given)."""
+    where the design gave one (``<index>_hw95``).
+
+    Parameters
+    ----------
+    indices
+        What :func:`sensitivity` returned, of one case: every dimension but ``parameter`` (and
+        ``parameter_2``, which holds S2, not drawn) of length one.
+    ax
+        A matplotlib Axes to draw on (default: a new figure).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on.
+
+    Raises
+    ------
+    ValueError
+        No indices to draw, or indices that vary over another dimension.
+    """
     names = next((pair for pair in _BARS if all(n in indices for n in pair)), None)
     if names is None:
         raise ValueError(f"no indices to draw: expected {' and '.join(_BARS[0])} or {' and '.join(_BARS[1])}")

@@ -238,10 +238,25 @@ def compose(overrides: Sequence[str]) -> DictConfig:
 
     A workload or system that neither the command line nor an experiment
     chooses is the policy's family's (``Family.default_workload``,
-    ``default_system``): see :func:`_compose_with_family_defaults`. The
-    result's ``grid`` is flat: {dotted key: list of values}, the experiment's
-    axes first, then the command line's (which replace an experiment's axis of
-    the same key).
+    ``default_system``): see :func:`_compose_with_family_defaults`. A process keeps
+    the configs it composed, so composing the same overrides again is a copy.
+
+    Parameters
+    ----------
+    overrides
+        Hydra overrides, as on the command line (``"policy=lwl"``, ``"grid.load=[0.5,0.8]"``).
+
+    Returns
+    -------
+    omegaconf.DictConfig
+        The composed config (a copy of its own), whose ``grid`` is flat: {dotted key: list of
+        values}, the experiment's axes first, then the command line's (which replace an
+        experiment's axis of the same key).
+
+    Raises
+    ------
+    sweep.errors.ConfigError
+        Any error of Hydra or of the schema, as one line.
     """
     searchpath, rest = split_search_path(overrides)
     use_search_path(searchpath)

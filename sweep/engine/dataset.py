@@ -264,8 +264,19 @@ RUN_ATTRIBUTES = ("command_line", "history", "date_created", "software_versions"
 
 
 def reproducible(dataset: xr.Dataset) -> xr.Dataset:
-    """``dataset`` without what may differ between two runs of one sweep (docs/design.md §4):
-    wall-clock variables (attribute ``reproducible = "no"``) and :data:`RUN_ATTRIBUTES`."""
+    """``dataset`` without what may differ between two runs of one sweep (docs/design.md §4).
+
+    Parameters
+    ----------
+    dataset
+        A sweep's Dataset.
+
+    Returns
+    -------
+    xarray.Dataset
+        ``dataset`` without its wall-clock variables (attribute ``reproducible = "no"``) and the
+        attributes :data:`RUN_ATTRIBUTES`: two runs of one sweep give identical ones.
+    """
     wall_clock = [name for name, v in dataset.data_vars.items() if v.attrs.get("reproducible") == "no"]
     kept = dataset.drop_vars(wall_clock)
     kept.attrs = {k: v for k, v in dataset.attrs.items() if k not in RUN_ATTRIBUTES}

@@ -190,8 +190,30 @@ def _compose_and_expand_plain(overrides: Sequence[str]) -> tuple[dict, Grid]:
 
 def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "",
             grid: Grid | None = None) -> PreparedSweep:
-    """Validate ``cfg``, expand its design (unless ``grid``, from :func:`composed`, is given), claim
-    its output (:mod:`sweep.engine.output`), read its checkpoint: the tasks still to run."""
+    """Validate ``cfg``, expand its design, claim its output (:mod:`sweep.engine.output`), read its
+    checkpoint: the tasks still to run.
+
+    Parameters
+    ----------
+    cfg
+        A composed config (:func:`sweep.config.compose.compose`).
+    overrides
+        The overrides it was composed from.
+    label
+        The sweep's name in the lines a run of several prints (``sweep-reproduce``'s presets).
+    grid
+        ``cfg``'s grid when already expanded (:func:`composed`).
+
+    Returns
+    -------
+    PreparedSweep
+        What :func:`run_many` runs; it holds the output's lock until then.
+
+    Raises
+    ------
+    sweep.errors.ConfigError
+        A bad option, or an output another sweep holds or wrote.
+    """
     if grid is None:
         grid = _validated_grid(cfg, overrides)
     config_yaml = resolved_yaml(cfg)
@@ -214,12 +236,25 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
                draw: DrawFigures | None = None, verbose: bool = True) -> tuple[xr.Dataset, Path]:
     """Run the sweep described by a composed config; return the Dataset and where it was written.
 
-    With ``plots=true``, ``draw(dataset, experiment, folder, stem)`` draws the experiment's figures
-    (or the sweep's default figure) beside the result file and returns their paths.
-    ``verbose=False``: no progress bar, table or summary line.
-
     With ``saturation.search=true`` the sweep is a saturation search
     (:mod:`sweep.engine.adaptive`) over the grid's points instead.
+
+    Parameters
+    ----------
+    cfg
+        A config from :func:`sweep.config.compose.compose`.
+    overrides
+        The overrides it was composed from (the file's ``command_line``; grid axes of ``-m``).
+    draw
+        With ``plots=true``, ``draw(dataset, experiment, folder, stem)`` draws the experiment's
+        figures (or the sweep's default figure) beside the result file and returns their paths.
+    verbose
+        Print the notes, progress bar, table and summary line (``False``: nothing).
+
+    Returns
+    -------
+    tuple[xarray.Dataset, pathlib.Path]
+        The results and the file they were written to.
     """
     if cfg.saturation.search:
         grid = _validated_grid(cfg, overrides)  # settles replications before the config is stored
@@ -245,8 +280,24 @@ def run_many(sweeps: Sequence[PreparedSweep], draw: DrawFigures | None = None, v
     point, stream, seed and replication: presets of one paper often repeat
     points) runs once and fills both. Each sweep checkpoints next to its own
     output and is written, atomically, as soon as its last task is in, so a
-    failure later costs none of the sweeps already finished; ``on_finished`` is then called with it
-    (``sweep-reproduce`` starts drawing a preset's figures while the others still run).
+    failure later costs none of the sweeps already finished.
+
+    Parameters
+    ----------
+    sweeps
+        From :func:`prepare`; their outputs' locks are released at the end, whatever happens.
+    draw
+        Draws each sweep's figures (:func:`run_config`).
+    verbose
+        Print the notes, the progress bar, the tables and the summary lines.
+    on_finished
+        Called with each sweep as soon as it is written (``sweep-reproduce`` starts drawing a
+        preset's figures while the others still run).
+
+    Returns
+    -------
+    list[FinishedSweep]
+        One per sweep, in order.
     """
     started = time.perf_counter()
     if verbose:

@@ -109,8 +109,29 @@ def param(default: Any, *, ge: float | None = None, gt: float | None = None, le:
 
     The type is the default's: ``bool`` true/false, ``int`` an integer, ``float``
     a number (an integer is accepted and converted), ``str`` one of ``choices``.
-    ``nullable`` also allows ``None`` (with a ``None`` default: a number otherwise).
     A parameter without a spec (a plain default) is checked for its type only.
+
+    Parameters
+    ----------
+    default
+        The value when the config gives none; its type is the parameter's.
+    ge, gt, le, lt
+        Bounds of a number: at least, above, at most, below.
+    choices
+        The allowed values of a string option.
+    unit
+        The unit shown in ``sweep --help`` and the messages (``"seconds"``).
+    finite
+        Refuse infinite numbers (``False``: ``.inf`` allowed, e.g. "no limit").
+    nullable
+        Also allow ``None`` (with a ``None`` default: a number otherwise).
+    doc
+        One line for ``sweep --help``.
+
+    Returns
+    -------
+    dataclasses.Field
+        The field, its allowed values in its metadata (checked when a config is read).
     """
     spec = Spec(ge, gt, le, lt, tuple(choices) if choices is not None else None, unit, finite,
                 nullable, doc)

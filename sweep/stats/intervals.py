@@ -41,6 +41,25 @@ def confidence_interval(da: xr.DataArray, dim: str = "replication", level: float
     ``mean ± t_{n-1,(1+level)/2} · s / sqrt(n)`` over the ``n`` non-NaN values
     along ``dim`` (independent replications, docs/design.md §6). NaN half-width when
     fewer than two values; zero for a deterministic model (``model=analytic``).
+
+    Parameters
+    ----------
+    da
+        Values with a ``dim`` dimension, e.g. ``ds["mean_response"]``.
+    dim
+        The dimension of the independent values.
+    level
+        The confidence level of the interval.
+
+    Returns
+    -------
+    xarray.DataArray
+        The means, without ``dim``, with the coordinates ``low``, ``high`` and ``halfwidth``.
+
+    Raises
+    ------
+    ValueError
+        ``da`` has no dimension ``dim``.
     """
     if dim not in da.dims:
         raise ValueError(f"{da.name or 'the array'} has no dimension {dim!r}; dims: {da.dims}")
