@@ -418,13 +418,14 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     owned = frozenset(i for i, a in enumerate(axes) if a.key not in sections and _owner(a.key, sections))
     grid = Grid(axes, base, sections, order, StopRule(**base["stop"]), owned, design=design,
                 rows=tuple(design.rows()) if design is not None else ())
-    ignored, first_ignored, deterministic = 0, None, 0
+    ignored, first_ignored, deterministic, analytic = 0, None, 0, 0
     for position in itertools.product(*(range(len(a.values)) for a in axes)):
         point = _checked_point(grid, position)
         if not _applies_load(point):
             ignored += 1
             first_ignored = first_ignored or point
         deterministic += _is_deterministic(point)
+        analytic += point.model == "analytic"
     load_axis = next((a for a in axes if a.key == "load"), None)
     if first_ignored is not None and (load_axis is None or len(load_axis.values) > 1):
         point = first_ignored
@@ -440,6 +441,11 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
         notes.append(f"load={load_axis.values[0]} is not applied: {_what(grid)} replays its trace as it is "
                      "(its own load is the variable offered_load; workload.rescale_load=true scales the "
                      "trace to a load)")
+    simulation_only = [o for o in overrides if _chooses(o) and _key(o).startswith(("stop.", "record_jobs"))
+                       and o != "record_jobs=false"]
+    if analytic == grid.size and simulation_only:
+        notes.append(f"{' '.join(simulation_only)}: no effect with model=analytic, which computes each "
+                     "point's closed form (no job is simulated)")
     return dataclasses.replace(grid, notes=tuple(notes))
 
 

@@ -197,3 +197,15 @@ def test_sweep_run_is_quiet_unless_asked(capsys, tmp_path):
              if line.strip() and "pt/s" not in line and not line.startswith(COMPILING)]
     assert lines[0].split()[0] == "variable", err  # the one-point table ...
     assert lines[-1].startswith("sweep: 1 point x 2 replications"), err  # ... and the summary
+
+
+def test_options_a_closed_form_does_not_read_are_said(capsys, tmp_path):
+    """Issue 29 (no silent ignoring): stop.* and record_jobs take no effect with model=analytic, said in
+    one line before the run; without them, nothing is said."""
+    args = ["policy=lwl", "workload=c90", "model=analytic", "progress=false", "plots=false"]
+    assert main([*args, "stop.jobs=500", "record_jobs=true", f"output={tmp_path / 'a.nc'}"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "sweep: stop.jobs=500 record_jobs=true: no effect with model=analytic, which computes each point's "
+        "closed form (no job is simulated)")
+    assert main([*args, f"output={tmp_path / 'b.nc'}"]) == 0
+    assert capsys.readouterr().err.splitlines()[0].split() == ["variable", "mean", "90%", "CI", "units"]
