@@ -10,6 +10,7 @@ import logging
 import math
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -110,6 +111,7 @@ class RayBackend:
         self._starting: dict = {}  # readiness reference -> (actor, when it was asked for)
         self._in_flight = in_flight
         self._unsaid = 0  # workers lost and not yet said
+        self._gcs_address = context.gcs_address
 
     def check_loadable(self, plugins: Mapping[str, str]) -> None:
         """Before any batch is sent: every node of the cluster can load the plugin policies
@@ -158,6 +160,7 @@ class RayBackend:
         alone_since = time.monotonic()  # since when no actor is ready nor starting
         while pending or running:
             if time.monotonic() - last_poll >= POLL_SECONDS:
+                self._check_head()  # first: the calls below wait for a head that is gone
                 self._say_lost()
                 self._give_up_unplaced()
                 self._grow()
@@ -211,6 +214,17 @@ class RayBackend:
         self._unsaid += 1
         self.actors = [a for a in self.actors if a is not actor]
 
+    def _check_head(self) -> None:
+        """If the cluster's head (its GCS) no longer answers, end the sweep now with one line
+        (:class:`PoolEmpty`). Asked at every poll, before the calls that need the head: Ray's own
+        client would wait 60 s for it in ``cluster_resources`` and then end this process with a log
+        line and no word of the checkpoint. Workers whose head is gone may still be alive (killed
+        apart from them) or dead (``ray stop``). A TCP connection, well under a millisecond here."""
+        if not _accepts(self._gcs_address):
+            self._unsaid = 0  # the line below says it
+            raise PoolEmpty(f"the Ray cluster's head at {self._gcs_address} no longer answers (stopped, or "
+                            f"unreachable from here): no work can be sent or received")
+
     def _say_lost(self) -> None:
         """One line for the workers lost since the last poll: a node's actors die together, so a
         lost node is one line, not one per CPU."""
@@ -250,7 +264,10 @@ def _start_ray(ray, workers: int | None, address: str | None, verbose: bool) -> 
     on it. Only Ray's notice that authentication is on is silenced;
     ``RAY_AUTH_MODE=disabled`` set by the user (the tests do) turns it off. A cluster
     address that does not answer within :data:`CONNECT_TIMEOUT` seconds, or
-    ``auto`` with no cluster running, is a :class:`ConfigError`.
+    ``auto`` with no cluster running, is a :class:`ConfigError`. No address starts a new
+    local Ray (``address="local"``): Ray's default would join a cluster recorded in
+    ``/tmp/ray/ray_current_cluster`` by ``ray start``, even one killed since, and then refuse
+    ``num_cpus``.
     """
     address = address or os.environ.get("RAY_ADDRESS", "")  # Ray would join it, refusing num_cpus
     if address:
@@ -265,12 +282,23 @@ def _start_ray(ray, workers: int | None, address: str | None, verbose: bool) -> 
             print(f"sweep: starting a local Ray ({workers or os.cpu_count()} workers)...", file=sys.stderr)
     warnings.filterwarnings("ignore", message="Ray Client connection timed out")  # said in our line
     try:
-        ray.init(address=address or None, num_cpus=None if address else (workers or os.cpu_count()),
+        ray.init(address=address or "local", num_cpus=None if address else (workers or os.cpu_count()),
                  include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
                  configure_logging=False)
     except (ConnectionError, RuntimeError, ValueError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ConfigError(f"engine.address={address!r}: cannot join a Ray cluster ({first})") from None
+
+
+def _accepts(address: str, timeout: float = CONNECT_TIMEOUT) -> bool:
+    """Whether ``host:port`` (a Ray GCS) accepts a TCP connection within ``timeout`` seconds: a head
+    that is gone refuses it at once (gRPC would retry until the timeout)."""
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return True
+    except OSError:
+        return False
 
 
 def _check_reachable(address: str) -> None:
