@@ -135,3 +135,14 @@ def test_record_batches_round_trip_through_take_concat_and_shards():
             assert (back.jobs is None) == (original.jobs is None)
             for name, column in (original.jobs or {}).items():
                 np.testing.assert_array_equal(back.jobs[name], column, strict=True)
+
+
+def test_a_large_grid_says_it_is_being_made_before_its_points_are_checked(tmp_path, monkeypatch, capsys):
+    """Checking a grid near the largest one output holds takes seconds: it is said first, not silent."""
+    monkeypatch.setattr(runner, "LARGE_GRID", 3 * 4 * 2 * 2 - 1)
+    overrides = [*_overrides(tmp_path / "said.nc", LOADS[:2], ALPHAS[:2]), "progress=true"]
+    runner.prepare(compose(overrides), overrides).lock.release()
+    assert capsys.readouterr().err == "sweep: making and checking the grid's 48 points...\n"
+    monkeypatch.setattr(runner, "LARGE_GRID", 48)
+    runner.prepare(compose(overrides), overrides).lock.release()
+    assert capsys.readouterr().err == ""
