@@ -23,8 +23,8 @@ from scipy.sparse.csgraph import connected_components
 PACKAGE = Path(__file__).resolve().parents[1] / "sweep"
 
 #: The layers, lowest first: a part imports only its own layer and those beneath.
-LAYERS = (("_version", "_numba", "errors"), ("stats", "workloads"), ("families",), ("config",), ("engine",),
-          ("analysis",), ("reproduce",), ("papers",), ("cli", "__init__"))
+LAYERS = (("_version", "_numba", "errors", "_plugins"), ("stats", "workloads"), ("families",), ("config",),
+          ("engine",), ("analysis",), ("reproduce",), ("papers",), ("cli", "__init__"), ("testing",))
 LAYER = {part: depth for depth, parts in enumerate(LAYERS) for part in parts}
 
 

@@ -8,6 +8,7 @@ schema and runs it; the sweep's own registry is left untouched.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -138,35 +139,50 @@ def test_an_installed_paper_that_cannot_be_one_is_left_out_with_one_line(tmp_pat
 
 
 DRIVER = """
+import json
 import sys
 import ray
 
-ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
 sys.path.insert(0, sys.argv[1])  # the plugin: in this process only, not on the workers of the Ray above
 from sweep.cli import main
 
-sys.exit(main(["grid.policy=[idle_first,round_robin]", "system.hosts=3", "workload=hyperexp2",
-               "load=0.5", "stop.jobs=2000", "stop.warmup=100", "engine.backend=ray",
-               "engine.workers=1", "progress=false", f"output={sys.argv[2]}"]))
+sys.exit(main([*json.loads(sys.argv[3]), "load=0.5", "stop.jobs=2000", "stop.warmup=100",
+               "engine.backend=ray", "engine.workers=1", "progress=false", f"output={sys.argv[2]}"]))
 """
 
 
-@pytest.mark.ray
-def test_a_plugin_the_ray_workers_lack_is_one_line_and_exit_2_before_any_run(tmp_path):
-    """Issue 31: a plugin policy that the driver has and a node of the cluster lacks is found before
-    any batch is sent (a probe on every node), not as a failed task."""
-    target = tmp_path / "site"
+def _install_policy_plugin(target: Path) -> None:
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
                     str(PLUGIN)], check=True, capture_output=True)
+
+
+def _install_workload_plugin(target: Path) -> None:
+    _fake_distribution(target, "workload_plugin", "[sweep.workloads]\nparts = workload_plugin\n",
+                       {"workload_plugin": WORKLOAD_PLUGIN})
+
+
+@pytest.mark.ray
+@pytest.mark.parametrize(("install", "overrides", "part"), [
+    (_install_policy_plugin, ["grid.policy=[idle_first,round_robin]", "system.hosts=3", "workload=hyperexp2"],
+     "policy 'idle_first' (plugin 'idle_first = sweep_idle_first:POLICY')"),
+    (_install_workload_plugin, ["grid.policy=[random,lwl]", "workload=scv4"],
+     "workload kind 'scv4' (plugin 'parts = workload_plugin')"),
+], ids=["policy", "workload kind"])
+def test_a_plugin_the_ray_workers_lack_is_one_line_and_exit_2_before_any_run(tmp_path, install, overrides,
+                                                                              part):
+    """Issue 31: a plugin part (a policy, a distribution kind) that the driver has and a node of the
+    cluster lacks is found before any batch is sent (a probe on every node), not as a failed task."""
+    target = tmp_path / "site"
+    install(target)
     env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
     output = tmp_path / "out.nc"
-    done = subprocess.run([sys.executable, "-c", DRIVER, str(target), str(output)], env=env,
-                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    done = subprocess.run([sys.executable, "-c", DRIVER, str(target), str(output), json.dumps(overrides)],
+                          env=env, capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert done.returncode == 2, done.stderr[-3000:]
     ours = [line for line in done.stderr.splitlines() if line.startswith("sweep:")]
-    assert len(ours) == 1 and ours[0].startswith(
-        "sweep: error: policy 'idle_first' (plugin 'idle_first = sweep_idle_first:POLICY') cannot be "
-        "loaded on the Ray node "), ours
+    assert len(ours) == 1, ours
+    assert ours[0].startswith(f"sweep: error: {part} cannot be loaded on the Ray node "), ours
     assert ours[0].endswith(": no package installed here adds it; install the plugin's package on "
                             "every node"), ours
     assert not output.exists()

@@ -16,14 +16,15 @@ import threading
 import time
 import warnings
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Protocol
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import NamedTuple, Protocol
 from urllib.parse import urlsplit
 
 from sweep.config.compose import ConfigError
 from sweep.engine.tasks import Record, SimulationActor, Task
 from sweep.errors import PoolEmpty
 from sweep.families import unloadable
+from sweep.workloads._discovery import missing_parts
 
 #: ``engine.backend=auto`` runs at most this many tasks in this process: starting a local Ray
 #: costs 2-8 s and ~0.7 GiB (docs/design.md §11), more than a few replications of most points.
@@ -46,7 +47,7 @@ _WARM_POOL: dict[str, list] = {}
 class Backend(Protocol):
     workers: int
 
-    def check_loadable(self, plugins: Mapping[str, str]) -> None: ...
+    def check_loadable(self, plugins: Mapping[PluginPart, str]) -> None: ...
 
     def run(self, batches: Iterable[Sequence[Task]]) -> Iterator[list[Record]]: ...
 
@@ -61,8 +62,8 @@ class SerialBackend:
     def __init__(self) -> None:
         self._actor = SimulationActor()
 
-    def check_loadable(self, plugins: Mapping[str, str]) -> None:
-        """Nothing to check: this process composed the sweep, so it has loaded its policies."""
+    def check_loadable(self, plugins: Mapping[PluginPart, str]) -> None:
+        """Nothing to check: this process composed the sweep, so it has loaded its plugins."""
 
     def run(self, batches: Iterable[Sequence[Task]]) -> Iterator[list[Record]]:
         for batch in batches:
@@ -113,23 +114,24 @@ class RayBackend:
         self._unsaid = 0  # workers lost and not yet said
         self._gcs_address = context.gcs_address
 
-    def check_loadable(self, plugins: Mapping[str, str]) -> None:
-        """Before any batch is sent: every node of the cluster can load the plugin policies
-        (``{policy: the entry point that adds it}``); else :class:`ConfigError` naming the first
-        policy, its plugin and a node that lacks it. Sweep's own policies come with sweep."""
+    def check_loadable(self, plugins: Mapping[PluginPart, str]) -> None:
+        """Before any batch is sent: every node of the cluster can load the plugin parts the sweep
+        uses (``{part: the entry point that adds it}``: policies, distribution kinds, trace readers);
+        else :class:`ConfigError` naming the first part, its plugin and a node that lacks it. Sweep's
+        own parts come with sweep."""
         if not plugins:
             return
         ray = self._ray
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        probe = ray.remote(num_cpus=0)(unloadable)
+        probe = ray.remote(num_cpus=0)(missing_here)
         asked = {probe.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False))
                  .remote(sorted(plugins)): node["NodeManagerAddress"]
                  for node in ray.nodes() if node["Alive"]}
         for reference, address in asked.items():
-            for name, why in ray.get(reference, timeout=PLACEMENT_SECONDS).items():
-                raise ConfigError(f"policy {name!r} (plugin {plugins[name]!r}) cannot be loaded on the Ray "
-                                  f"node {address}: {why}; install the plugin's package on every node")
+            for part, why in ray.get(reference, timeout=PLACEMENT_SECONDS).items():
+                raise ConfigError(f"{part} (plugin {plugins[part]!r}) cannot be loaded on the Ray node "
+                                  f"{address}: {why}; install the plugin's package on every node")
 
     def _capacity(self) -> int:
         """Actors the pool may hold now: the cluster's CPUs, at most ``engine.workers``."""
@@ -243,6 +245,29 @@ class RayBackend:
             for actor, _ in self._starting.values():
                 self._ray.kill(actor)
             _WARM_POOL[self._job] = self.actors
+
+
+class PluginPart(NamedTuple):
+    """What a plugin adds that a sweep uses: ``what`` (:data:`PLUGIN_PARTS`) and its name."""
+
+    what: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.what} {self.name!r}"
+
+
+#: The parts a plugin adds, each with the function that says which of some names this process lacks.
+PLUGIN_PARTS: dict[str, Callable[[Iterable[str]], dict[str, str]]] = {
+    "policy": unloadable, "workload kind": missing_parts, "trace reader": missing_parts}
+
+
+def missing_here(parts: Iterable[PluginPart]) -> dict[PluginPart, str]:
+    """The parts this process cannot load, each with the reason in a few words (run on each node)."""
+    parts = list(parts)
+    return {part: why for what, lacks in PLUGIN_PARTS.items()
+            for name, why in lacks([p.name for p in parts if p.what == what]).items()
+            for part in [PluginPart(what, name)]}
 
 
 def _sigterm_as_interrupt() -> signal.Handlers | None:

@@ -33,7 +33,7 @@ from sweep._version import __version__
 from sweep.config.compose import ConfigError, compose, plain, validate_settings
 from sweep.config.grid import Grid, axes_of, expand
 from sweep.engine.adaptive import run_saturation
-from sweep.engine.backends import choose_backend, make_backend
+from sweep.engine.backends import PluginPart, choose_backend, make_backend
 from sweep.engine.checkpoint import Checkpoint
 from sweep.engine.dataset import ResultArrays, write_atomic
 from sweep.engine.output import OutputLock, claim_output, lock_path
@@ -43,6 +43,7 @@ from sweep.engine.summary import grid_table, point_table, summary_line
 from sweep.engine.tasks import Task, TaskList, batch_size, batches, kernels_first
 from sweep.errors import WriteFailed
 from sweep.families import Family, Point, family_of, plugin_of
+from sweep.workloads._discovery import plugin_parts_of
 
 #: Draws an experiment's figures: ``draw(dataset, experiment, folder, stem)`` -> the files written
 #: (``stem``: the result file's name without ``.nc``, for a sweep's default figure).
@@ -525,10 +526,26 @@ def _families(grid: Grid) -> list[Family]:
     return list({family.name: family for family, _ in _policy_points(grid)}.values())
 
 
-def _plugins(grids: Iterable[Grid]) -> dict[str, str]:
-    """The policies of these grids that an installed plugin adds: the entry point of each."""
-    names = {point.policy["name"] for grid in grids for _, point in _policy_points(grid)}
-    return {name: where for name in sorted(names) if (where := plugin_of(name))}
+def _plugins(grids: Iterable[Grid]) -> dict[PluginPart, str]:
+    """What installed plugins add that these grids use (policies, distribution kinds, trace readers):
+    the entry point of each. One point per option of each axis that chooses a policy or sets the
+    workload is looked at, not every point."""
+    used: dict[PluginPart, str] = {}
+    for grid in grids:
+        for point in _points_per_option(grid):
+            if where := plugin_of(point.policy["name"]):
+                used[PluginPart("policy", point.policy["name"])] = where
+            used |= {PluginPart(*part): where for part, where in plugin_parts_of(point.workload).items()}
+    return used
+
+
+def _points_per_option(grid: Grid) -> Iterator[Point]:
+    """The first point of each value of each axis that chooses the policy or the workload or sets one
+    of the workload's keys."""
+    for n, axis in enumerate(grid.axes):
+        if axis.key in ("policy", "workload") or axis.key.startswith("workload."):
+            for value in range(len(axis.values)):
+                yield grid.first_with(n, value).point
 
 
 def _families_to_compile(grids: Iterable[Grid]) -> list[str]:

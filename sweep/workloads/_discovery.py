@@ -11,12 +11,14 @@ sweep that does not use it runs.
 from __future__ import annotations
 
 import functools
+import os
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sweep._plugins import leave_out, load_group, objects_of
 
-__all__ = ["GROUP", "PLUGIN_ERRORS", "drop_distribution", "plugin_distributions", "plugin_of_kind",
-           "plugin_readers"]
+__all__ = ["GROUP", "PLUGIN_ERRORS", "drop_distribution", "missing_parts", "plugin_distributions",
+           "plugin_of_kind", "plugin_parts_of", "plugin_readers"]
 
 #: The entry point group through which an installed package adds distributions and trace readers.
 GROUP = "sweep.workloads"
@@ -93,3 +95,39 @@ def drop_distribution(name: str, why: str) -> None:
             del parts[added]
             del _ADDED_BY[added]
     leave_out(where, why, PLUGIN_ERRORS)
+
+
+def plugin_parts_of(workload: Mapping[str, Any]) -> dict[tuple[str, str], str]:
+    """The plugin distribution kinds and trace readers a workload section uses, each with the entry
+    point that added it: ``{("workload kind" or "trace reader", name): entry point}``, from every
+    ``kind`` in the section (nested ones too) and the reader of every ``path``. Sweep's own kinds and
+    the SWF reader are not listed."""
+    from sweep.workloads.traces import reader_for
+
+    used: dict[tuple[str, str], str] = {}
+
+    def visit(node: Any) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if key == "kind" and isinstance(value, str) and (where := plugin_of_kind(value)):
+                    used["workload kind", value] = where
+                elif key == "path" and isinstance(value, str | os.PathLike):
+                    reader = reader_for(value).name
+                    if where := plugin_of_kind(reader):
+                        used["trace reader", reader] = where
+                visit(value)
+        elif isinstance(node, list | tuple):
+            for value in node:
+                visit(value)
+
+    visit(workload)
+    return used
+
+
+def missing_parts(names: Iterable[str]) -> dict[str, str]:
+    """The distribution kinds and trace readers of ``names`` no plugin of this process adds, each with
+    the reason in a few words (a plugin missing here, or one that failed to load)."""
+    here = {*plugin_distributions(), *plugin_readers()}
+    failed = "; ".join(f"{where}: {why}" for where, why in PLUGIN_ERRORS.items())
+    reason = f"a plugin failed to load here ({failed})" if failed else "no package installed here adds it"
+    return {name: reason for name in names if name not in here}
