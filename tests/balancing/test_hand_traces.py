@@ -59,6 +59,39 @@ def test_rate_of_change_trace():
     assert s["pe_idle_fraction"].tolist() == [0.0, pytest.approx(12 / 32)]
 
 
+
+WIRE3 = system("fully_connected", pes=3, latency=1.0, overhead=0.0, task_transfer=0.0, cpu_overhead=False)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(("options", "first_hop_hits"), [
+    ({}, 0),
+    ({"source_rule": "above"}, 1),
+    ({"load_in_messages": True}, 0),
+    ({"load_in_messages": True, "source_rule": "above"}, 1),
+])
+def test_rate_of_change_where_readings_trace(options, first_hop_hits):
+    """RoC's Where readings (CSSE00 §3.2.1–3.2.3), three PEs, HT = 3, interval 1, ND fixed at 2.
+
+    PE 0 holds one task of 2 slices, PE 1 three of 10 (exactly HT), PE 2 five of 10. At t=0 the
+    allocator's mapping enters, in PE 0's table, PE 1 and PE 2 under ``source_rule: at_or_above``
+    (§3.2.1: a source has a load "greater or equal to HT"), in the order PE 1, PE 2 (from PE i + 1
+    round the machine); under ``above`` only PE 2 (load above HT: it can serve, §3.2.3). At t=2
+    PE 0 is idle and asks its first source for 2 tasks. ``at_or_above``: PE 1 (load 3, nothing
+    above HT) forwards to its first source, PE 2, which sends 2 tasks: served on the second PE
+    asked. ``above``: PE 2 is asked first and serves. No PE is above HT after that (no task
+    spawns), so every later request is unserved: first-hop hits 0 or 1, one served in full, 2
+    tasks moved. ``load_in_messages`` changes none of this (the loads carried are those the tables
+    already hold).
+    """
+    tasks = task_set([2] + [10] * 8, [-1] * 9, [0] * 9, [0] + [1] * 3 + [2] * 5, [0] * 9)
+    params = {"name": "rate_of_change", "interval": 1, "nd": 2.0, "adaptive_nd": False, **options}
+    s = simulate_tasks(point(params, WIRE3), tasks).summary
+    assert (s["tasks_migrated"], s["transfers"]) == (2, 1)
+    assert round(s["first_hop_hit_rate"] * s["requests"]) == first_hop_hits
+    assert round(s["complete_entry_hit_rate"] * s["requests"]) == 1
+    assert s["makespan"] == 32
+
 @pytest.mark.kernel
 def test_gradient_trace():
     """Gradient, HT 3, LT 1, interval 1, batch 1 (w_max = diameter + 1 = 2); PE 0: tasks 0–3, PE 1: task 4.

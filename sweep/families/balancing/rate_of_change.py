@@ -58,6 +58,33 @@ Readings of ambiguities, each with its alternative as an option:
   after each sample the interval becomes ``interval × (1 + requests received
   since the last sample)``, capped at ``max_interval``.
 
+Readings of the Where phase (§3.2.2), each off by default (the Where
+paragraph above is the default; ``docs/ipg00-balancing.md`` has the
+measurements):
+
+- ``source_rule``: which load makes a PE a source in a table. §3.2.1 defines a
+  source as a PE whose load "is greater or equal to HT" (``at_or_above``, the
+  default); §3.2.3 lets a PE "only transfer tasks if its load is above the HT
+  level", so a PE at exactly HT is a source that can never serve. ``above``
+  enters (at a mapping, and by ``load_in_messages``) only PEs above HT, the
+  ones that can serve.
+- ``load_in_messages`` (RECONSTRUCTION): §3.2.2 has each PE keep "two local
+  tables containing system load information" and the text's Figure 5 shows
+  "the internal data structures involved during the load transfer update
+  process", but says only that mappings and requests update them. With this
+  option every RoC message (a request or its forward, the note that travels
+  with granted load, an unfulfilled reply) carries its sender's load when it
+  leaves; the receiver enters the sender in its source table if that load
+  makes it a source (``source_rule``) and drops it otherwise, and enters it in
+  its sink table at or below LT. The rules of the Where paragraph then apply
+  as before (a requester is a sink whatever its load; a forwarder is dropped),
+  so a granter left at HT by its grant is no longer first in the requester's
+  table under ``source_rule: above``.
+
+Diagnostic (``reachable`` in the state, not a reported variable): the requests
+made while some other PE had a load above HT, i.e. while a PE that could serve
+existed; ``reachable / requests`` bounds the first-hop hit rate of any table.
+
 Hit rates (``stats``): of all requests, the fraction served (at least one
 task) by the first PE asked, served in full by the first PE asked, and
 served in full by some PE along the forwarding chain (our reading of the
@@ -103,6 +130,11 @@ class RocParams:
     table_order: str = param("recent", choices=("recent", "nearest"),
                              doc="which source is the first entry of a table")
     max_forwards: int = param(15, ge=0, doc="forwards of a request before it returns unfulfilled")
+    source_rule: str = param("at_or_above", choices=("at_or_above", "above"),
+                             doc="a source in a table: load at or above HT (§3.2.1) or above HT (can serve, "
+                                 "§3.2.3)")
+    load_in_messages: bool = param(False, doc="every RoC message carries its sender's load; the receiver "
+                                              "enters or drops the sender as a source by it (RECONSTRUCTION)")
 
     def __post_init__(self) -> None:
         c, lo, hi = self.critical_threshold, self.low_threshold, self.high_threshold
@@ -113,10 +145,15 @@ class RocParams:
 
 RocState = namedtuple("RocState", [
     "high", "low", "critical", "crit_below", "base", "adaptive_iv", "max_iv", "adaptive_nd", "weight",
-    "oldest", "nearest", "max_forwards",
+    "oldest", "nearest", "max_forwards", "source_floor", "carry_load",
     "next_sample", "interval", "last_load", "nd", "pending", "req_time", "asked", "seen", "probe",
-    "src_time", "sink_time", "requests", "first_hop", "first_entry", "complete",
+    "src_time", "sink_time", "requests", "first_hop", "first_entry", "complete", "reachable",
 ])
+
+#: A message field carries its value in the low bits and, with ``load_in_messages``, the sender's
+#: load above them (``_with_load``); without the option the high bits are 0 and the fields unchanged.
+LOAD_SHIFT = 32
+VALUE_MASK = (1 << LOAD_SHIFT) - 1
 
 
 def _make_state(machine: Machine, tasks: TaskSet, prm: RocParams) -> RocState:
@@ -131,11 +168,12 @@ def _make_state(machine: Machine, tasks: TaskSet, prm: RocParams) -> RocState:
         int(prm.critical_rule == "below"), prm.interval, int(prm.adaptive_interval),
         max(prm.max_interval, prm.interval), int(prm.adaptive_nd), prm.nd_weight,
         int(prm.which == "oldest"), int(prm.table_order == "nearest"), prm.max_forwards,
+        prm.high_threshold + int(prm.source_rule == "above"), int(prm.load_in_messages),
         np.arange(p, dtype=np.int64) % prm.interval, np.full(p, prm.interval, np.int64),
         np.full(p, -1, np.int64), nd.astype(np.float64), np.zeros(p, np.int64), np.zeros(p, np.int64),
         np.full(p, -1, np.int64), np.zeros(p, np.int64), np.zeros(p, np.int64),
         np.full((p, p), -1, np.int64), np.full((p, p), -1, np.int64),
-        *(np.zeros(1, np.int64) for _ in range(4)),
+        *(np.zeros(1, np.int64) for _ in range(5)),
     )
 
 
@@ -162,7 +200,30 @@ def first_source(S, R, i, not1, not2):
 
 
 @jit(**NO_REFCOUNT)
+def _with_load(S, R, pe, value):
+    """``value`` with ``pe``'s load in the high bits when messages carry loads (``load_in_messages``)."""
+    if R.carry_load == 1:
+        return value + (S.load[pe] << LOAD_SHIFT)
+    return value
+
+
+@jit(**NO_REFCOUNT)
+def _observe(t, S, R, me, sender, field):
+    """``load_in_messages``: PE ``me`` learns ``sender``'s load from a message field (module docstring)."""
+    if R.carry_load == 0:
+        return
+    load = field >> LOAD_SHIFT
+    R.src_time[me, sender] = t if load >= R.source_floor else -1
+    if load <= R.low:
+        R.sink_time[me, sender] = t
+
+
+@jit(**NO_REFCOUNT)
 def _request(t, S, R, i, amount):
+    for j in range(S.P):
+        if j != i and S.load[j] > R.high:
+            R.reachable[0] += 1
+            break
     target = first_source(S, R, i, -1, -1)
     if target < 0:
         target = (i + 1 + R.probe[i] % max(S.P - 1, 1)) % S.P
@@ -173,14 +234,14 @@ def _request(t, S, R, i, amount):
     R.req_time[i] = t
     R.asked[i] = target
     R.requests[0] += 1
-    send(S, t, i, target, REQUEST, i, amount, 0)
+    send(S, t, i, target, REQUEST, i, _with_load(S, R, i, amount), 0)
 
 
 @jit(**NO_REFCOUNT)
 def _allocator_update(t, S, R):
     """The static allocator's mappings at ``t`` enter every table (module docstring, Where)."""
     for j in range(S.P):
-        if S.last_release[j] == t and S.load[j] >= R.high:
+        if S.last_release[j] == t and S.load[j] >= R.source_floor:
             for i in range(S.P):
                 if i != j:
                     R.src_time[i, j] = t
@@ -214,7 +275,9 @@ def _tick(t, S, R):
 
 
 @jit(**NO_REFCOUNT)
-def _serve_or_forward(t, S, R, j, src, origin, amount, forwards):
+def _serve_or_forward(t, S, R, j, src, origin, field, forwards):
+    _observe(t, S, R, j, src, field)
+    amount = field & VALUE_MASK
     R.sink_time[j, origin] = t
     R.src_time[j, origin] = -1
     if src != origin:
@@ -224,7 +287,7 @@ def _serve_or_forward(t, S, R, j, src, origin, amount, forwards):
     if surplus > 0:
         give = min(amount, surplus)
         arrival = migrate(S, t, j, origin, give, R.oldest == 1)
-        post(S, arrival, j, origin, GRANT, give, forwards, amount)
+        post(S, arrival, j, origin, GRANT, _with_load(S, R, j, give), forwards, amount)
         if forwards == 0:
             R.first_hop[0] += 1
             if give == amount:
@@ -235,9 +298,9 @@ def _serve_or_forward(t, S, R, j, src, origin, amount, forwards):
     if forwards < R.max_forwards:
         onward = first_source(S, R, j, origin, src)
         if onward >= 0:
-            send(S, t, j, onward, REQUEST, origin, amount, forwards + 1)
+            send(S, t, j, onward, REQUEST, origin, _with_load(S, R, j, amount), forwards + 1)
             return
-    send(S, t, j, origin, FAIL, forwards, 0, 0)
+    send(S, t, j, origin, FAIL, forwards, _with_load(S, R, j, 0), 0)
 
 
 @jit(**NO_REFCOUNT)
@@ -247,10 +310,12 @@ def _receive(t, S, R, src, dst, kind, a, b, c):
     elif kind == GRANT:
         R.pending[dst] = 0
         R.src_time[dst, src] = t
+        _observe(t, S, R, dst, src, a)
         if R.adaptive_nd == 1:
             R.nd[dst] += R.weight * ((t - R.req_time[dst]) - R.nd[dst])
     elif kind == FAIL:
         R.pending[dst] = 0
+        _observe(t, S, R, dst, src, b)
         if R.asked[dst] >= 0:
             R.src_time[dst, R.asked[dst]] = -1
 
