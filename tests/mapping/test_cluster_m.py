@@ -107,3 +107,45 @@ def test_compiled_cluster_m_agrees_with_the_plain_python_reading(seed):
         assert np.array_equal(spec.embedded_into, into) and np.array_equal(spec.spec, roots)
         assert plan.proc.tolist() == proc.tolist()
         assert (ops, plan.ops) == (cluster_ops, map_ops)
+
+
+#: Two processors (speeds 1 and 2, one link of bandwidth 1); tasks 0 (weight 6) and 2 (weight 1) in
+#: layer 0, task 1 (weight 3) in layer 1 receiving 0.5 units of data from task 2.
+PAIR = SystemGraph(np.array([1.0, 2.0]), np.array([0]), np.array([1]), np.array([1.0]))
+LATE = TaskGraph(np.array([6.0, 3.0, 1.0]), np.array([2]), np.array([1]), np.array([0.5]))
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(("placement", "procs", "starts", "makespan"), [
+    ("layer_free", [1, 1, 0], [0, 3, 0], 4.5),
+    ("earliest_free", [1, 0, 0], [0, 1, 0], 4.0),
+])
+def test_placement_by_when_processors_are_free_by_hand(placement, procs, starts, makespan):
+    """``placement`` on :data:`LATE` (chains off: the edge 2 -> 1 embeds nothing), worked by hand.
+
+    f = (weight / 1) / (mean speed 1.5), capped at 1: every Spec cluster asks for one processor.
+    Layer 0, heaviest first: task 0 on processor 1 (estimate 6/2 = 3 against 6/1), task 2 on the
+    one left, processor 0. Layer 1, task 1 (weight 3): ``layer_free`` estimates 3/1 = 3 on
+    processor 0 (its sender's) and 3/2 + 0.5/1 = 2 on processor 1, so processor 1, where task 0
+    holds it until 3: task 1 runs [3, 4.5]. ``earliest_free`` adds when each processor's work ends
+    (processor 0 at 1/1 = 1, processor 1 at 6/2 = 3): 3 + 1 = 4 against 2 + 3 = 5, so processor 0,
+    after task 2, with its data local: [1, 4]; the makespan is task 0's or task 1's end, 4.
+    """
+    policy = FAMILY.policies["cluster_m"]
+    params = ClusterMParams(chains=False, placement=placement)
+    plan, summary, start, _ = run(make(LATE, PAIR), policy, params, None)
+    assert plan.proc.tolist() == procs
+    assert start.tolist() == pytest.approx(starts)
+    assert summary["makespan"] == pytest.approx(makespan)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_earliest_free_placement_keeps_embedded_tasks_with_their_parents(seed):
+    inst = random_instance(seed, tasks=30, processors=6)
+    policy = FAMILY.policies["cluster_m"]
+    params = ClusterMParams(placement="earliest_free")
+    (spec, _), _ = policy.hooks.cluster(inst, params)
+    plan, _, _, _ = run(inst, policy, params, None)
+    into = spec.embedded_into
+    assert np.all(plan.proc >= 0)
+    assert np.all(plan.proc[into >= 0] == plan.proc[into[into >= 0]])

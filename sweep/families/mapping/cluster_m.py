@@ -65,6 +65,23 @@ bandwidth — exceeds the parallelism lost — its computation on one processor
 minus its largest task, at the target's speed; ``never`` and ``always`` are
 the alternatives.
 
+**Reading of when processors are free** (``placement``). Fig. 4 matches each
+layer's Spec clusters to free Rep clusters "with minimum estimated execution
+time" and deletes a matched Rep cluster from the list; it says nothing of the
+layers mapped before. ``layer_free`` (the default) starts every layer with
+every processor free and estimates a match without the earlier layers' work.
+``earliest_free`` (**reading**, off by default) keeps, for each processor, the
+time its placed work would end if it never waited (``ready``: the sum of its
+tasks' computation over its speed) and uses it where the mapping picks
+processors: a Rep cluster's estimate adds the latest ``ready`` of its
+processors; a split cluster gives, and a merge takes, the processors free
+first (ties: clustering order); the target of a whole Spec cluster is the
+part's processor that would finish it first (its heaviest sender's, if that
+lies in the part, as before); a spread Spec cluster's tasks, heaviest first,
+each go to the part's processor that would finish it first. Everything else
+(sizes, the Inequality, the rounds of a layer wider than the machine) is as
+above.
+
 Tasks run in layer order (ties by topological position). The clustering of
 both graphs is the ``cluster`` hook (T_cm − T_c, not counted in T_c, CSSE00
 §2.1); the mapping alone is ``map`` (T_c). All three are compiled loops over
@@ -99,6 +116,9 @@ class ClusterMParams:
     split: str = param("smallest", choices=("smallest", "first"),
                        doc="which free Rep cluster is split: the smallest big enough, or the first (largest)")
     chains: bool = param(True, doc="embed the child of an edge that is neither a fork's nor a join's")
+    placement: str = param("layer_free", choices=("layer_free", "earliest_free"),
+                           doc="each layer on processors all free (Fig. 4 as printed), or by when the "
+                               "earlier layers' work leaves them free (a reading)")
 
 
 # --------------------------------------------------------------------------- CNUG (system graph)
@@ -410,7 +430,7 @@ def _mark(p, used, busy, parent):
 
 @jit()
 def _part(k, weight, send_proc, send_data, nsend, route_bw, rep, position, head, split_smallest,
-          used, busy, out):
+          used, busy, out, by_ready, cluster_ready, ready):
     """The processors matched to a Spec cluster asking for ``k`` of them (module docstring), in
     ``out``: an exact-size free Rep cluster of least estimated time (members ascending), else the
     first ``k`` of a split one, else of the free processors (clustering order). Returns (how many,
@@ -429,7 +449,7 @@ def _part(k, weight, send_proc, send_data, nsend, route_bw, rep, position, head,
                 q = send_proc[j]
                 if not first[c] <= position[q] < first[c] + size[c]:
                     comm += send_data[j] / route_bw[q, head[c]]
-            estimate = weight / delta[c] + comm / size[c]
+            estimate = weight / delta[c] + comm / size[c] + (cluster_ready[c] if by_ready else 0.0)
             if estimate < best or (estimate == best and c < pick):
                 best, pick = estimate, c
         elif size[c] > k and (bigger < 0 or split_smallest):
@@ -441,26 +461,45 @@ def _part(k, weight, send_proc, send_data, nsend, route_bw, rep, position, head,
         out[:size[pick]].sort()
         return size[pick], ops
     if bigger >= 0:
+        if by_ready:  # the k processors of the split cluster free first (ties: clustering order)
+            run = order[first[bigger]:first[bigger] + size[bigger]]
+            pick_k = run[np.argsort(ready[run], kind="mergesort")[:k]]
+            for j in range(k):
+                out[j] = pick_k[j]
+            ops += size[bigger]
+            return k, ops
         for j in range(k):
             out[j] = order[first[bigger] + j]
         return k, ops
     taken = 0  # merge free processors
-    for i in range(order.shape[0]):
+    if by_ready:  # those free first (ties: clustering order)
+        ranked_order = order[np.argsort(ready[order], kind="mergesort")]
+        ops += order.shape[0]
+    else:
+        ranked_order = order
+    for i in range(ranked_order.shape[0]):
         if taken == k:
             break
-        if not used[order[i]]:
-            out[taken] = order[i]
+        if not used[ranked_order[i]]:
+            out[taken] = ranked_order[i]
             taken += 1
     return taken, ops
 
 
 @jit()
-def _place(members, weight, task_weight, send_proc, send_data, nsend, part, speed, inequality, mean_bw, proc):
+def _place(members, weight, task_weight, send_proc, send_data, nsend, part, speed, inequality, mean_bw, proc,
+           by_ready, ready):
     """Whole onto one processor (a one-processor part, or the Inequality), else round robin:
-    tasks heaviest first over the part's processors fastest first."""
+    tasks heaviest first over the part's processors fastest first. With ``by_ready``
+    (``placement: earliest_free``) the processor that would finish first stands for the fastest,
+    each spread task goes to the one that would finish it first, and ``ready`` grows by the work
+    placed."""
     fastest = part[0]
     for p in part:
-        if speed[p] > speed[fastest]:
+        if by_ready:
+            if ready[p] + weight / speed[p] < ready[fastest] + weight / speed[fastest]:
+                fastest = p
+        elif speed[p] > speed[fastest]:
             fastest = p
     target = fastest
     if nsend:
@@ -483,16 +522,38 @@ def _place(members, weight, task_weight, send_proc, send_data, nsend, part, spee
     if whole:
         for t in members:
             proc[t] = target
+        if by_ready:
+            ready[target] += weight / speed[target]
         return
     heavy_first = members[np.argsort(-task_weight[members], kind="mergesort")]
+    if by_ready:
+        for t in heavy_first:
+            best = part[0]
+            for p in part:
+                if ready[p] + task_weight[t] / speed[p] < ready[best] + task_weight[t] / speed[best]:
+                    best = p
+            proc[t] = best
+            ready[best] += task_weight[t] / speed[best]
+        return
     fast_first = part[np.argsort(-speed[part], kind="mergesort")]
     for i in range(heavy_first.shape[0]):
         proc[heavy_first[i]] = fast_first[i % fast_first.shape[0]]
 
 
 @jit()
+def _cluster_ready(ready, parent, cluster_ready):
+    """Each Rep cluster's latest ``ready`` over its processors (``placement: earliest_free``)."""
+    cluster_ready[:] = 0.0
+    for p in range(ready.shape[0]):
+        c = p
+        while c >= 0:
+            cluster_ready[c] = max(cluster_ready[c], ready[p])
+            c = parent[c]
+
+
+@jit()
 def _map_layers(a, task_weight, speed, layer, into, spec, rep, parent, f_one, mean_speed, inequality,
-                split_smallest, mean_bw, proc):
+                split_smallest, mean_bw, proc, by_ready):
     """Fig. 4 (module docstring), top down, one layer at a time; fills ``proc``; returns operations."""
     m, n = layer.shape[0], speed.shape[0]
     delta, size, first, order, ranked = rep
@@ -515,6 +576,8 @@ def _map_layers(a, task_weight, speed, layer, into, spec, rep, parent, f_one, me
     send_proc = np.zeros(a.psrc.shape[0] + 1, np.int64)
     send_data = np.zeros(a.psrc.shape[0] + 1)
     out = np.zeros(n, np.int64)
+    ready = np.zeros(n)
+    cluster_ready = np.zeros(size.shape[0])
     ops, lo = 0, 0
     while lo < m:
         hi = lo
@@ -528,6 +591,8 @@ def _map_layers(a, task_weight, speed, layer, into, spec, rep, parent, f_one, me
             if into[t] >= 0:
                 proc[t] = proc[into[t]]
                 nused += _mark(proc[t], used, busy, parent)
+                if by_ready:
+                    ready[proc[t]] += task_weight[t] / speed[proc[t]]
             else:
                 free[nfree] = t
                 nfree += 1
@@ -535,6 +600,8 @@ def _map_layers(a, task_weight, speed, layer, into, spec, rep, parent, f_one, me
         lo = hi
         if nfree == 0:
             continue
+        if by_ready:
+            _cluster_ready(ready, parent, cluster_ready)
         tasks = free[:nfree][np.argsort(spec[free[:nfree]], kind="mergesort")]  # by Spec cluster
         ng = 0
         groups[0] = 0
@@ -570,14 +637,16 @@ def _map_layers(a, task_weight, speed, layer, into, spec, rep, parent, f_one, me
                 used[:] = False
                 busy[:] = 0
                 nused = 0
+                if by_ready:
+                    _cluster_ready(ready, parent, cluster_ready)
             taken, o = _part(k, g_weight[g], send_proc, send_data, nsend, a.route_bw, rep, position, head,
-                             split_smallest, used, busy, out)
+                             split_smallest, used, busy, out, by_ready, cluster_ready, ready)
             ops += o
             part = out[:taken].copy()
             for p in part:
                 nused += _mark(p, used, busy, parent)
             _place(members, g_weight[g], task_weight, send_proc, send_data, nsend, part, speed, inequality,
-                   mean_bw, proc)
+                   mean_bw, proc, by_ready, ready)
             ops += count + taken
     return ops
 
@@ -593,7 +662,7 @@ def _map(inst: Instance, params: ClusterMParams, rng: np.random.Generator | None
     ops = _map_layers(inst.arrays, inst.graph.weight.astype(np.float64), inst.system.speed.astype(np.float64),
                       spec.layer, spec.embedded_into, spec.spec, table, rep.parent, params.f_rule == "one",
                       float(inst.system.speed.mean()), INEQUALITIES.index(params.inequality),
-                      params.split == "smallest", mean_bw, proc)
+                      params.split == "smallest", mean_bw, proc, params.placement == "earliest_free")
     return Plan(proc=proc, key=spec.layer.astype(np.float64), ops=int(ops))
 
 
