@@ -43,7 +43,7 @@ from sweep.engine.summary import grid_table, point_table, summary_line
 from sweep.engine.tasks import Task, TaskList, batch_size, batches, kernels_first
 from sweep.errors import WriteFailed
 from sweep.families import Family, Point, family_of, plugin_of
-from sweep.workloads._discovery import plugin_parts_of
+from sweep.workloads.config import plugin_parts_of
 
 #: Draws an experiment's figures: ``draw(dataset, experiment, folder, stem)`` -> the files written
 #: (``stem``: the result file's name without ``.nc``, for a sweep's default figure).

@@ -11,14 +11,14 @@ sweep that does not use it runs.
 from __future__ import annotations
 
 import functools
-import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from sweep._plugins import leave_out, load_group, objects_of
+from sweep.workloads._parts import DistributionKind, TraceReader
 
 __all__ = ["GROUP", "PLUGIN_ERRORS", "drop_distribution", "missing_parts", "plugin_distributions",
-           "plugin_of_kind", "plugin_parts_of", "plugin_readers"]
+           "plugin_of_kind", "plugin_readers", "reserve"]
 
 #: The entry point group through which an installed package adds distributions and trace readers.
 GROUP = "sweep.workloads"
@@ -26,14 +26,23 @@ GROUP = "sweep.workloads"
 PLUGIN_ERRORS: dict[str, str] = {}
 #: The entry point that added each plugin distribution kind and trace reader, by name.
 _ADDED_BY: dict[str, str] = {}
+#: Sweep's own kinds and readers, which no plugin may take (:func:`reserve`).
+_OWN_KINDS: set[str] = set()
+_OWN_READERS: dict[str, TraceReader] = {}
+
+
+def reserve(kinds: Iterable[str] = (), readers: Iterable[TraceReader] = ()) -> None:
+    """Sweep's own distribution kinds and trace readers, said by the modules that define them
+    (:mod:`~sweep.workloads.config`, :mod:`~sweep.workloads.traces`) as they are imported, which the
+    package does before any plugin is looked at: a plugin that takes one of their names, or a suffix of
+    a reader, is left out."""
+    _OWN_KINDS.update(kinds)
+    _OWN_READERS.update((reader.name, reader) for reader in readers)
 
 
 @functools.cache
 def _plugins() -> tuple[dict[str, Any], dict[str, Any]]:
     """(distribution kinds, trace readers) of the installed plugins, by name."""
-    from sweep.workloads.config import BUILT_IN_KINDS, DistributionKind
-    from sweep.workloads.traces import SWF_READER, TraceReader
-
     kinds: dict[str, DistributionKind] = {}
     readers: dict[str, TraceReader] = {}
 
@@ -41,16 +50,16 @@ def _plugins() -> tuple[dict[str, Any], dict[str, Any]]:
         parts = objects_of(loaded, (DistributionKind, TraceReader))
         if not parts:
             raise TypeError("holds no DistributionKind or TraceReader")
-        suffixes = {suffix.lower(): reader.name for reader in (SWF_READER, *readers.values())
+        suffixes = {suffix.lower(): reader.name for reader in (*_OWN_READERS.values(), *readers.values())
                     for suffix in reader.suffixes}
         for part in parts:  # all or none: the first name taken leaves the whole plugin out
             if isinstance(part, DistributionKind):
-                if part.name in BUILT_IN_KINDS or part.name in kinds:
-                    owner = "sweep's own" if part.name in BUILT_IN_KINDS else _ADDED_BY[part.name]
+                if part.name in _OWN_KINDS or part.name in kinds:
+                    owner = "sweep's own" if part.name in _OWN_KINDS else _ADDED_BY[part.name]
                     raise ValueError(f"workload kind {part.name!r} is taken ({owner})")
             elif isinstance(part, TraceReader):
-                if part.name == SWF_READER.name or part.name in readers:
-                    owner = "sweep's own" if part.name == SWF_READER.name else _ADDED_BY[part.name]
+                if part.name in _OWN_READERS or part.name in readers:
+                    owner = "sweep's own" if part.name in _OWN_READERS else _ADDED_BY[part.name]
                     raise ValueError(f"trace reader {part.name!r} is taken ({owner})")
                 for suffix in part.suffixes:
                     if suffix.lower() in suffixes:
@@ -95,33 +104,6 @@ def drop_distribution(name: str, why: str) -> None:
             del parts[added]
             del _ADDED_BY[added]
     leave_out(where, why, PLUGIN_ERRORS)
-
-
-def plugin_parts_of(workload: Mapping[str, Any]) -> dict[tuple[str, str], str]:
-    """The plugin distribution kinds and trace readers a workload section uses, each with the entry
-    point that added it: ``{("workload kind" or "trace reader", name): entry point}``, from every
-    ``kind`` in the section (nested ones too) and the reader of every ``path``. Sweep's own kinds and
-    the SWF reader are not listed."""
-    from sweep.workloads.traces import reader_for
-
-    used: dict[tuple[str, str], str] = {}
-
-    def visit(node: Any) -> None:
-        if isinstance(node, Mapping):
-            for key, value in node.items():
-                if key == "kind" and isinstance(value, str) and (where := plugin_of_kind(value)):
-                    used["workload kind", value] = where
-                elif key == "path" and isinstance(value, str | os.PathLike):
-                    reader = reader_for(value).name
-                    if where := plugin_of_kind(reader):
-                        used["trace reader", reader] = where
-                visit(value)
-        elif isinstance(node, list | tuple):
-            for value in node:
-                visit(value)
-
-    visit(workload)
-    return used
 
 
 def missing_parts(names: Iterable[str]) -> dict[str, str]:

@@ -29,10 +29,12 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, field, fields, make_dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, make_dataclass
 from typing import Any
 
+from sweep.workloads._discovery import PLUGIN_ERRORS, plugin_distributions, plugin_of_kind, reserve
+from sweep.workloads._parts import REQUIRED, DistributionKind
 from sweep.workloads.distributions import (
     BoundedPareto,
     Distribution,
@@ -49,9 +51,10 @@ from sweep.workloads.named import (
     trace_sizes,
 )
 from sweep.workloads.swf import SWFError, SWFFileNotFoundError
+from sweep.workloads.traces import reader_for
 
 __all__ = ["BUILT_IN_KINDS", "KINDS", "SAMPLING_MODES", "SIZES_FROM", "WORKLOAD_KINDS", "DistributionKind",
-           "distribution_kinds", "make_distribution", "validate_workload"]
+           "distribution_kinds", "make_distribution", "plugin_parts_of", "validate_workload"]
 
 #: How a family draws sizes from a trace: with replacement, or cycling in trace order.
 SAMPLING_MODES = ("bootstrap", "trace_order")
@@ -118,37 +121,6 @@ class TraceWorkload:
     sizes_from: str = "whole"
 
 
-@dataclass(frozen=True)
-class DistributionKind:
-    """A kind of service-time distribution a workload config names (``workload.kind``).
-
-    ``options`` is a dataclass whose fields are the kind's options (a field without a default
-    is required; the config schema is made from it); ``build(**options)`` returns the
-    :class:`~sweep.workloads.distributions.Distribution`, numbers as ``float`` and ``str`` fields
-    as given. A value out of range raises :class:`~sweep.workloads.distributions.ParameterError`
-    (restated as ``workload.<option> must be ...``) or ``ValueError`` with one line.
-    """
-
-    name: str
-    options: type
-    build: Callable[..., Distribution]
-
-    def __post_init__(self) -> None:
-        if not self.name or not isinstance(self.name, str):
-            raise ValueError(f"a distribution kind needs a name, got {self.name!r}")
-        if not isinstance(self.options, type) or not hasattr(self.options, "__dataclass_fields__"):
-            raise TypeError(f"distribution kind {self.name!r}: options must be a dataclass, "
-                            f"got {self.options!r}")
-
-    def parameters(self) -> dict[str, Any]:
-        """Each option and its default (:data:`_REQUIRED`: none)."""
-        return {f.name: _REQUIRED if f.default is MISSING else f.default for f in fields(self.options)}
-
-    def texts(self) -> frozenset[str]:
-        """The options that are text (``str`` fields), not numbers."""
-        return frozenset(f.name for f in fields(self.options) if f.type in (str, "str"))
-
-
 #: The distribution kinds of sweep itself (module docstring).
 BUILT_IN_KINDS: dict[str, DistributionKind] = {kind.name: kind for kind in (
     DistributionKind("exponential", ExponentialWorkload, Exponential),
@@ -162,13 +134,13 @@ BUILT_IN_KINDS: dict[str, DistributionKind] = {kind.name: kind for kind in (
 #: without a default is required (the Hydra schemas of ``sweep.config.schema`` are made from these).
 KINDS: dict[str, type] = {name: kind.options for name, kind in BUILT_IN_KINDS.items()}
 WORKLOAD_KINDS = tuple(BUILT_IN_KINDS)
-_REQUIRED = object()
+
+
+reserve(kinds=BUILT_IN_KINDS)  # no plugin may take their names
 
 
 def distribution_kinds() -> dict[str, DistributionKind]:
     """Every distribution kind by name: sweep's own, then the installed plugins'."""
-    from sweep.workloads._discovery import plugin_distributions
-
     return {**BUILT_IN_KINDS, **plugin_distributions()}
 
 
@@ -208,8 +180,6 @@ def _checked_parameters(cfg: Mapping[str, Any]) -> tuple[DistributionKind, dict[
     kinds = distribution_kinds()
     kind = cfg.get("kind")
     if not isinstance(kind, str) or kind not in kinds:
-        from sweep.workloads._discovery import PLUGIN_ERRORS
-
         left_out = "".join(f"; plugin {where!r} was left out ({why})" for where, why in PLUGIN_ERRORS.items())
         raise ValueError(f"workload.kind must be one of {list(kinds)}, got {kind!r}{left_out}")
     kind = kinds[kind]
@@ -223,7 +193,7 @@ def _checked_parameters(cfg: Mapping[str, Any]) -> tuple[DistributionKind, dict[
         )
     parameters = {key: cfg.get(key, default) for key, default in defaults.items()}
     for key, value in parameters.items():
-        if value is _REQUIRED:
+        if value is REQUIRED:
             raise ValueError(f"workload.{key} is required for workload kind {kind.name}")
         if key not in texts and (
             isinstance(value, bool) or not isinstance(value, numbers.Real)
@@ -273,3 +243,28 @@ def _trace_distribution(parameters: Mapping[str, Any]) -> Empirical:
             f" with a run time in (0, {limit:g}] s (workload.max_run_time)"
         )
     return Empirical(sizes)
+
+
+def plugin_parts_of(workload: Mapping[str, Any]) -> dict[tuple[str, str], str]:
+    """The plugin distribution kinds and trace readers a workload section uses, each with the entry
+    point that added it: ``{("workload kind" or "trace reader", name): entry point}``, from every
+    ``kind`` in the section (nested ones too) and the reader of every ``path``. Sweep's own kinds and
+    the SWF reader are not listed."""
+    used: dict[tuple[str, str], str] = {}
+
+    def visit(node: Any) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if key == "kind" and isinstance(value, str) and (where := plugin_of_kind(value)):
+                    used["workload kind", value] = where
+                elif key == "path" and isinstance(value, str | os.PathLike):
+                    reader = reader_for(value).name
+                    if where := plugin_of_kind(reader):
+                        used["trace reader", reader] = where
+                visit(value)
+        elif isinstance(node, list | tuple):
+            for value in node:
+                visit(value)
+
+    visit(workload)
+    return used

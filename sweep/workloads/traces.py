@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 
 import numpy as np
 
+from sweep.workloads._discovery import plugin_readers, reserve
 from sweep.workloads._files import cannot_read_whole
+from sweep.workloads._parts import TraceReader
 from sweep.workloads.swf import (
     MAX_TRACE_BYTES,
     SWF_FIELDS,
@@ -32,36 +33,13 @@ from sweep.workloads.swf import (
 __all__ = ["SWF_READER", "TraceReader", "read_trace", "reader_for", "trace_from_columns", "trace_readers"]
 
 
-@dataclass(frozen=True)
-class TraceReader:
-    """A trace format: ``read(path) -> SWFTrace`` for the files whose names end in one of ``suffixes``.
-
-    ``read`` gets the absolute path of an existing file and raises ``ValueError`` (one line,
-    naming what is wrong and where) for a file it cannot read; :func:`read_trace` caches what it
-    returns by (path, modification time, size).
-    """
-
-    name: str
-    suffixes: tuple[str, ...]
-    read: Callable[[str], SWFTrace]
-
-    def __post_init__(self) -> None:
-        if not self.name or not isinstance(self.name, str):
-            raise ValueError(f"a trace reader needs a name, got {self.name!r}")
-        if isinstance(self.suffixes, str) or not self.suffixes or not all(
-                isinstance(suffix, str) and suffix.startswith(".") for suffix in self.suffixes):
-            raise ValueError(f"trace reader {self.name!r}: suffixes must be a tuple of file name endings "
-                             f"starting with '.', got {self.suffixes!r}")
-
-
 #: The Standard Workload Format: the reader of every file no other reader claims.
 SWF_READER = TraceReader("swf", (".swf", ".swf.gz"), read_swf)
+reserve(readers=[SWF_READER])  # no plugin may take its name or suffixes
 
 
 def trace_readers() -> dict[str, TraceReader]:
     """Every trace reader by name: :data:`SWF_READER`, then the installed plugins' readers."""
-    from sweep.workloads._discovery import plugin_readers
-
     return {SWF_READER.name: SWF_READER, **plugin_readers()}
 
 
