@@ -1,7 +1,7 @@
 """The workload parts installed packages add: the ``sweep.workloads`` entry point group.
 
-An entry point names a :class:`~sweep.workloads.config.DistributionKind`, a
-:class:`~sweep.workloads.traces.TraceReader`, or a module whose module-level ones are all
+An entry point names a :class:`~sweep.workloads.DistributionKind`, a
+:class:`~sweep.workloads.TraceReader`, or a module whose module-level ones are all
 taken. Loaded once, on first use, by :func:`sweep._plugins.load_group`: a plugin that fails to
 import, was written for another contract version, or takes a name (or a trace reader's
 suffix) already taken is left out with one line on stderr (:data:`PLUGIN_ERRORS`), and every
