@@ -14,11 +14,12 @@ usually through :func:`rigid_policy`, from
   nothing; the FCFS and EASY passes follow any other hook;
 - the kernel, compiled in the policy's file: the shared event loop with the
   pass and the order hook as compile-time constants (numba's on-disk cache
-  cannot hold a kernel that receives a compiled function at run time)::
+  cannot hold a kernel that receives a compiled function at run time), with the
+  names of the package (``from sweep.families.rigid import EASY, easy_pass, run_loop``)::
 
       @jit(**NO_REFCOUNT)
       def _run(jobs, state, aux):
-          _core.run(jobs, state, aux, _passes.easy_pass, _shortest_requested)
+          run_loop(jobs, state, aux, easy_pass, _shortest_requested)
 
 A policy whose schedule the tests' slow reference reproduces says so with
 ``reference``: the tests then run that reference's pass of the same name,

@@ -10,13 +10,12 @@ variants are ``sjf_easy``, ``lxf_easy`` and ``wfp_easy``.
 from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families.rigid import _core, _passes
-from sweep.families.rigid._policy import rigid_policy
+from sweep.families.rigid import EASY, easy_pass, rigid_policy, run_loop, submit_order
 
 
 @jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
-    _core.run(jobs, state, aux, _passes.easy_pass, _core.submit_order)
+    run_loop(jobs, state, aux, easy_pass, submit_order)
 
 
-POLICY = rigid_policy("easy", kernel=_run, discipline=_passes.EASY)
+POLICY = rigid_policy("easy", kernel=_run, discipline=EASY)

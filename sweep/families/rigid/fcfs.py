@@ -8,13 +8,12 @@ enough processors are free; the first job that does not fit blocks all others
 from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families.rigid import _core, _passes
-from sweep.families.rigid._policy import rigid_policy
+from sweep.families.rigid import FCFS, fcfs_pass, rigid_policy, run_loop, submit_order
 
 
 @jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
-    _core.run(jobs, state, aux, _passes.fcfs_pass, _core.submit_order)
+    run_loop(jobs, state, aux, fcfs_pass, submit_order)
 
 
-POLICY = rigid_policy("fcfs", kernel=_run, discipline=_passes.FCFS)
+POLICY = rigid_policy("fcfs", kernel=_run, discipline=FCFS)

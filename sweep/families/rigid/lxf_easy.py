@@ -12,8 +12,7 @@ ones.
 from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families.rigid import _core, _passes
-from sweep.families.rigid._policy import rigid_policy
+from sweep.families.rigid import EASY, easy_pass, rigid_policy, run_loop
 
 
 @jit()
@@ -24,7 +23,7 @@ def _largest_expansion(t, j, submit, requested, procs, priority):
 
 @jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
-    _core.run(jobs, state, aux, _passes.easy_pass, _largest_expansion)
+    run_loop(jobs, state, aux, easy_pass, _largest_expansion)
 
 
-POLICY = rigid_policy("lxf_easy", kernel=_run, discipline=_passes.EASY, order=_largest_expansion)
+POLICY = rigid_policy("lxf_easy", kernel=_run, discipline=EASY, order=_largest_expansion)

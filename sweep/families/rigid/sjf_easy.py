@@ -11,8 +11,7 @@ job scheduling performance"), with user estimates as the requested times.
 from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families.rigid import _core, _passes
-from sweep.families.rigid._policy import rigid_policy
+from sweep.families.rigid import EASY, easy_pass, rigid_policy, run_loop
 
 
 @jit()
@@ -23,7 +22,7 @@ def _shortest_requested(t, j, submit, requested, procs, priority):
 
 @jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
-    _core.run(jobs, state, aux, _passes.easy_pass, _shortest_requested)
+    run_loop(jobs, state, aux, easy_pass, _shortest_requested)
 
 
-POLICY = rigid_policy("sjf_easy", kernel=_run, discipline=_passes.EASY, order=_shortest_requested)
+POLICY = rigid_policy("sjf_easy", kernel=_run, discipline=EASY, order=_shortest_requested)

@@ -10,17 +10,23 @@ whose defaults are the paper's §3.2 run.
 from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families.rigid import _core, _slack
-from sweep.families.rigid._policy import rigid_policy
-from sweep.families.rigid._slack import HEURISTICS, SlackParams
+from sweep.families.rigid import (
+    HEURISTICS,
+    SLACK,
+    SlackParams,
+    rigid_policy,
+    run_loop,
+    slack_pass,
+    submit_order,
+)
 
 
 @jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
-    _core.run(jobs, state, aux, _slack.slack_pass, _core.submit_order)
+    run_loop(jobs, state, aux, slack_pass, submit_order)
 
 
-POLICY = rigid_policy("slack", kernel=_run, discipline=_slack.SLACK, params=SlackParams,
+POLICY = rigid_policy("slack", kernel=_run, discipline=SLACK, params=SlackParams,
                       examples=({}, {"heuristic": "du", "slack_factor": 1.0}), reference=False)
 
 __all__ = ["HEURISTICS", "POLICY", "SlackParams"]

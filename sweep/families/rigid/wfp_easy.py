@@ -11,8 +11,7 @@ times. Large jobs rise fast once they wait long relative to their length.
 from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families.rigid import _core, _passes
-from sweep.families.rigid._policy import rigid_policy
+from sweep.families.rigid import EASY, easy_pass, rigid_policy, run_loop
 
 
 @jit()
@@ -25,7 +24,7 @@ def _wfp3(t, j, submit, requested, procs, priority):
 
 @jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
-    _core.run(jobs, state, aux, _passes.easy_pass, _wfp3)
+    run_loop(jobs, state, aux, easy_pass, _wfp3)
 
 
-POLICY = rigid_policy("wfp_easy", kernel=_run, discipline=_passes.EASY, order=_wfp3)
+POLICY = rigid_policy("wfp_easy", kernel=_run, discipline=EASY, order=_wfp3)
