@@ -12,9 +12,7 @@ Analysis: the M/G/h approximation of docs/model-notes.md §3 (``_analytic``).
 from __future__ import annotations
 
 from sweep._numba import jit
-from sweep.families.dispatch._analytic import mgh_approximation
-from sweep.families.dispatch._core import dispatch_chunk, free_time, host_count
-from sweep.families.dispatch._policy import dispatch_policy
+from sweep.families.dispatch import dispatch_chunk, dispatch_policy, free_time, host_count, mgh_approximation
 
 
 @jit()

@@ -13,9 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sweep._numba import jit
-from sweep.families.dispatch._analytic import mgh_approximation
-from sweep.families.dispatch._core import dispatch_chunk, host_count, work_left
-from sweep.families.dispatch._policy import dispatch_policy
+from sweep.families.dispatch import dispatch_chunk, dispatch_policy, host_count, mgh_approximation, work_left
 
 
 @jit()

@@ -28,10 +28,16 @@ import numpy as np
 
 from sweep._numba import jit
 from sweep.families import Point, param
-from sweep.families.dispatch._analytic import empty_summary, random_split
-from sweep.families.dispatch._core import dispatch_chunk, host_count, jobs_in_system
-from sweep.families.dispatch._policy import Assigner, dispatch_policy
-from sweep.families.dispatch._workload import Workload
+from sweep.families.dispatch import (
+    Assigner,
+    Workload,
+    dispatch_chunk,
+    dispatch_policy,
+    empty_summary,
+    host_count,
+    jobs_in_system,
+    random_split,
+)
 
 
 @dataclass(frozen=True)

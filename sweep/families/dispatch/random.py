@@ -13,10 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sweep.families import Point
-from sweep.families.dispatch._analytic import random_split
-from sweep.families.dispatch._core import run_given
-from sweep.families.dispatch._policy import Assigner, dispatch_policy
-from sweep.families.dispatch._workload import Workload
+from sweep.families.dispatch import Assigner, Workload, dispatch_policy, random_split, run_given
 
 
 def _assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Assigner:

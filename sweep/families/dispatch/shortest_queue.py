@@ -12,10 +12,14 @@ import numpy as np
 
 from sweep._numba import jit
 from sweep.families import Point
-from sweep.families.dispatch._analytic import empty_summary
-from sweep.families.dispatch._core import dispatch_chunk, host_count, jobs_in_system
-from sweep.families.dispatch._policy import dispatch_policy
-from sweep.families.dispatch._workload import Workload
+from sweep.families.dispatch import (
+    Workload,
+    dispatch_chunk,
+    dispatch_policy,
+    empty_summary,
+    host_count,
+    jobs_in_system,
+)
 
 
 @jit()

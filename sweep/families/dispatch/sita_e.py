@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from sweep.families.dispatch._sita import cutoffs_at_work_fractions, sita_policy
+from sweep.families.dispatch import cutoffs_at_work_fractions, sita_policy
 from sweep.workloads import Distribution
 
 

@@ -17,14 +17,16 @@ import math
 import numpy as np
 import scipy  # its submodules load on first use: a sweep's start-up does not wait
 
-from sweep.families.dispatch._sita import (
+from sweep.families.dispatch import (
+    FitParams,
+    check_fit,
+    cutoff_rule,
     excess_slowdown,
     finite_upper,
     log_ratio,
     mean_excess_slowdown,
     sita_policy,
 )
-from sweep.families.dispatch._sita_fit import FitParams, check_fit, cutoff_rule
 from sweep.workloads import Distribution
 
 

@@ -17,9 +17,15 @@ import math
 import numpy as np
 import scipy  # its submodules load on first use: a sweep's start-up does not wait
 
-from sweep.families.dispatch import sita_u_fair
-from sweep.families.dispatch._sita import finite_upper, mean_excess_slowdown, sita_policy
-from sweep.families.dispatch._sita_fit import FitParams, check_fit, cutoff_rule
+from sweep.families.dispatch import (
+    FitParams,
+    check_fit,
+    cutoff_rule,
+    finite_upper,
+    mean_excess_slowdown,
+    sita_policy,
+    sita_u_fair,
+)
 from sweep.workloads import Distribution
 
 _GRID = 513
