@@ -14,10 +14,26 @@ point wrapper: :mod:`~sweep.families.gang._simulate`.
 workload so that its offered load (computation only) is ``load``; it is not
 used with an SWF trace, whose arrivals are replayed. Every reconstruction is
 listed in ``docs/ipg00-gang.md``.
+
+What a policy file imports from this package (``from sweep.families.gang import ...``;
+``docs/adding-a-policy.md`` §6), never from its ``_`` modules:
+
+- the contract: :class:`GangHooks`, and the parameter dataclasses
+  :class:`GangParams` (packing) and :class:`ConcurrentGangParams`;
+- the loop the *local* hook is compiled into, ``simulate_core``;
+- what a hook reads of a task: ``task_status`` (``READY``, ``IO``, ``BARRIER``,
+  ``DONE``), ``wake_tick``, ``NEVER`` (no tick in this slice); a PE's column in
+  priority order: ``group_end``, ``first_row_from``;
+- ``SETTINGS``, the record ``par`` the hook receives: the fields it holds (a
+  parameter reaches the kernel only through a field of it, filled by
+  ``_simulate.kernel_settings``).
 """
 
 from sweep.families import Family
-from sweep.families.gang._policy import GangHooks
+from sweep.families.gang._column import first_row_from, group_end
+from sweep.families.gang._core import BARRIER, DONE, IO, NEVER, READY, SETTINGS, task_status, wake_tick
+from sweep.families.gang._loop import simulate_core
+from sweep.families.gang._policy import ConcurrentGangParams, GangHooks, GangParams
 from sweep.families.gang._simulate import (
     VARIABLES,
     GangMachine,
@@ -46,4 +62,6 @@ FAMILY = Family(
     load_applied=load_applied,
 )
 
-__all__ = ["FAMILY"]
+__all__ = ["BARRIER", "DONE", "FAMILY", "IO", "NEVER", "READY", "SETTINGS", "ConcurrentGangParams",
+           "GangHooks", "GangParams", "first_row_from", "group_end", "simulate_core", "task_status",
+           "wake_tick"]

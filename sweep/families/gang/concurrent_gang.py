@@ -21,16 +21,18 @@ from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import Policy
-from sweep.families.gang._column import first_row_from, group_end
-from sweep.families.gang._core import (
+from sweep.families.gang import (
     DONE,
     NEVER,
     READY,
+    ConcurrentGangParams,
+    GangHooks,
+    first_row_from,
+    group_end,
+    simulate_core,
     task_status,
     wake_tick,
 )
-from sweep.families.gang._loop import simulate_core
-from sweep.families.gang._policy import ConcurrentGangParams, GangHooks
 
 
 @jit(inline="always", **NO_REFCOUNT)

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import Policy
-from sweep.families.gang._core import NEVER
-from sweep.families.gang._loop import simulate_core
-from sweep.families.gang._policy import GangHooks, GangParams
+from sweep.families.gang import NEVER, GangHooks, GangParams, simulate_core
 
 
 @jit(**NO_REFCOUNT)
