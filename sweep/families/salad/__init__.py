@@ -13,9 +13,14 @@ the machine (:mod:`~sweep.families.salad._machine`), the jobs
 
 ``load`` is the offered load: the jobs' mean work over the PEs per mean
 interarrival time.
+
+What a policy file imports from this package (``from sweep.families.salad import ...``),
+never from its ``_`` modules: :class:`SaladHooks` and ``kernel_for`` (the loop
+compiled for a given balancer).
 """
 
 from sweep.families import Family
+from sweep.families.salad._kernels import kernel_for
 from sweep.families.salad._machine import SaladMachine
 from sweep.families.salad._policy import SaladHooks
 from sweep.families.salad._simulate import VARIABLES, pe_labels, simulate, trace_labels, validate
@@ -35,4 +40,4 @@ FAMILY = Family(
     systems={"salad_machine": SaladMachine},
 )
 
-__all__ = ["FAMILY"]
+__all__ = ["FAMILY", "SaladHooks", "kernel_for"]

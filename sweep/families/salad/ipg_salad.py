@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sweep.families import Policy, param
-from sweep.families.salad._kernels import kernel_for
-from sweep.families.salad._policy import SaladHooks
+from sweep.families.salad import SaladHooks, kernel_for
 
 
 @dataclass(frozen=True)
