@@ -8,12 +8,42 @@ models in :mod:`sweep.workloads.speedup`). Every policy runs one event loop
 (:class:`~sweep.families.malleable._policy.MalleableHooks`; equipartition in
 ``_equipartition``, FB time slices in ``_slices``), one file per policy; the
 grid-point wrapper: :mod:`~sweep.families.malleable._simulate`.
+
+What a policy file imports from this package (``from sweep.families.malleable import ...``;
+``docs/adding-a-policy.md`` §9), never from its ``_`` modules:
+
+- the contract: :func:`malleable_policy`, :class:`MalleableHooks`, the parameter
+  dataclasses :class:`Shares` (equipartition) and :class:`Quantum` (FB), and
+  :class:`MalleableJobs`, the jobs a ``phase_one`` hook receives;
+- the loop a kernel compiles its hooks into, ``run_events``, and the *configure*
+  hook of a policy that configures nothing, ``unconfigured``;
+- two-phase equipartition: its kernel and work arrays ``equipartition_kernel`` and
+  ``equipartition_workspace`` (a new phase-one cap compiles nothing), its
+  *allocate* hook ``equipartition_share``;
+- FB time slices: the *allocate* hook ``time_slice`` and its work arrays
+  ``time_slice_workspace``.
+
+What the analysis of CV96 draws the paper's model figures with (Figures 1, 3, 4):
+``make_jobs`` and ``PARALLELISM``, the simulations' own job generator and
+distributions; FB-PWS's partition size is ``fb_pws.configured_size``.
 """
 
 from sweep.families import Family, Processors
-from sweep.families.malleable._policy import MalleableHooks
+from sweep.families.malleable._core import run_events, unconfigured
+from sweep.families.malleable._equipartition import kernel as equipartition_kernel
+from sweep.families.malleable._equipartition import share as equipartition_share
+from sweep.families.malleable._equipartition import workspace as equipartition_workspace
+from sweep.families.malleable._policy import MalleableHooks, Quantum, Shares, malleable_policy
 from sweep.families.malleable._simulate import VARIABLES, simulate, validate
-from sweep.families.malleable._workload import PARALLELISM, SPEEDUP_MODELS, MalleableWorkload, make_jobs
+from sweep.families.malleable._slices import time_slice
+from sweep.families.malleable._slices import workspace as time_slice_workspace
+from sweep.families.malleable._workload import (
+    PARALLELISM,
+    SPEEDUP_MODELS,
+    MalleableJobs,
+    MalleableWorkload,
+    make_jobs,
+)
 
 FAMILY = Family(
     name="malleable",
@@ -30,8 +60,6 @@ FAMILY = Family(
     sequential_stopping=True,
 )
 
-# The public API the analysis of CV96 draws the paper's model figures with (Figures 1, 3, 4):
-# the simulations' own job generator and distributions, and FB-PWS's partition size.
-from sweep.families.malleable.fb_pws import configured_size  # noqa: E402 (a policy module, after FAMILY)
-
-__all__ = ["FAMILY", "PARALLELISM", "configured_size", "make_jobs"]
+__all__ = ["FAMILY", "PARALLELISM", "MalleableHooks", "MalleableJobs", "Quantum", "Shares",
+           "equipartition_kernel", "equipartition_share", "equipartition_workspace", "make_jobs",
+           "malleable_policy", "run_events", "time_slice", "time_slice_workspace", "unconfigured"]

@@ -19,9 +19,8 @@ of Figure 11 that repartitions fully once per period (500 s), see
 
 from __future__ import annotations
 
-from sweep.families.malleable import _equipartition
-from sweep.families.malleable._policy import Shares, malleable_policy
+from sweep.families.malleable import Shares, equipartition_kernel, equipartition_workspace, malleable_policy
 
 POLICY = malleable_policy(
-    "eqs", params=Shares, kernel=_equipartition.kernel, workspace=_equipartition.workspace, naive="eqs",
+    "eqs", params=Shares, kernel=equipartition_kernel, workspace=equipartition_workspace, naive="eqs",
     examples=({}, {"fractional": True}, {"repartition_overhead": 5.0}, {"repartition_period": 50.0}))

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweep.families.malleable import _equipartition
-from sweep.families.malleable._policy import Shares, malleable_policy
-from sweep.families.malleable._workload import MalleableJobs
+from sweep.families.malleable import (
+    MalleableJobs,
+    Shares,
+    equipartition_kernel,
+    equipartition_workspace,
+    malleable_policy,
+)
 from sweep.workloads.speedup import average_parallelism
 
 
@@ -29,5 +33,5 @@ def average(jobs: MalleableJobs, processors: int) -> np.ndarray:
 
 
 POLICY = malleable_policy(
-    "eqs_avg", params=Shares, kernel=_equipartition.kernel, workspace=_equipartition.workspace,
+    "eqs_avg", params=Shares, kernel=equipartition_kernel, workspace=equipartition_workspace,
     phase_one=average, naive="eqs_pws", examples=({}, {"repartition_period": 50.0}))

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweep.families.malleable import _equipartition
-from sweep.families.malleable._policy import Shares, malleable_policy
-from sweep.families.malleable._workload import MalleableJobs
+from sweep.families.malleable import (
+    MalleableJobs,
+    Shares,
+    equipartition_kernel,
+    equipartition_workspace,
+    malleable_policy,
+)
 
 
 def working_set(jobs: MalleableJobs, processors: int) -> np.ndarray:
@@ -22,6 +26,6 @@ def working_set(jobs: MalleableJobs, processors: int) -> np.ndarray:
 
 
 POLICY = malleable_policy(
-    "eqs_pws", params=Shares, kernel=_equipartition.kernel, workspace=_equipartition.workspace,
+    "eqs_pws", params=Shares, kernel=equipartition_kernel, workspace=equipartition_workspace,
     phase_one=working_set, naive="eqs_pws",
     examples=({}, {"fractional": True}, {"repartition_period": 50.0, "repartition_overhead": 5.0}))

@@ -15,9 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families.malleable import _slices
-from sweep.families.malleable._core import run_events
-from sweep.families.malleable._policy import Quantum, malleable_policy
+from sweep.families.malleable import Quantum, malleable_policy, run_events, time_slice, time_slice_workspace
 
 
 @jit(inline="always")
@@ -43,10 +41,10 @@ def configure(j, options, columns, state, sc, work):
 
 @jit(**NO_REFCOUNT)
 def _kernel(arrivals, columns, options, state, batches, log, scalars, work):
-    run_events(arrivals, columns, options, state, batches, log, scalars, work, configure, _slices.time_slice)
+    run_events(arrivals, columns, options, state, batches, log, scalars, work, configure, time_slice)
 
 
-POLICY = malleable_policy("fb_pws", params=Quantum, kernel=_kernel, workspace=_slices.workspace,
+POLICY = malleable_policy("fb_pws", params=Quantum, kernel=_kernel, workspace=time_slice_workspace,
                           naive="fb_pws",
                           examples=({}, {"repartition_overhead": 5.0}, {"reschedule": "every_event"},
                                     {"reschedule": "every_event", "repartition_overhead": 5.0}))

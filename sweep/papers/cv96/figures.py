@@ -265,7 +265,7 @@ def summary_table(ds: xr.Dataset) -> str:
 
 def partition_sizes(pws: float, others: np.ndarray, processors: int = 128) -> np.ndarray:
     """FB-PWS's configured size of an arrival with ``pws`` against ``S`` (``others``), ``N_j ≥ P`` (§2.1)."""
-    from sweep.families.malleable import configured_size
+    from sweep.families.malleable.fb_pws import configured_size
 
     return np.array([configured_size(float(pws), float(s), float(processors), float(processors))
                      for s in np.asarray(others, dtype=np.float64)])
