@@ -18,13 +18,41 @@ systems: :mod:`sweep.workloads.task_graphs`; configs: ``_instance``.
 
 ``load`` has no meaning here (one job, mapped statically): the engine's
 load axis is accepted and ignored; keep it at one value.
+
+What a mapper's file imports from this package (``from sweep.families.mapping import ...``;
+``docs/adding-a-policy.md`` §8), never from its ``_`` modules:
+
+- the contract: :func:`mapping_policy`, :class:`Plan`, :class:`MappingHooks`, the
+  :class:`Instance` a mapper maps (its compiled arrays :class:`Arrays`) and
+  ``channel_tables`` (the executor's channel reservations, for a mapper that
+  plans with them);
+- the list schedulers' pieces: priorities ``static_level``, ``upward_rank``,
+  ``downward_rank``, ``priority_order``; the ready list ``entry_tasks``,
+  ``pop_highest``, ``take``, ``release_successors``; ``slots`` and ``plan_of``;
+- the execution model's estimates, compiled: ``data_ready`` (the inputs' arrival
+  without contention), ``route_inputs`` (the executor's own rule, with the
+  channels), ``sort_inputs`` (the order it sends them in), and
+  ``place_earliest_finish`` (HEFT's insertion-based choice of processor).
 """
 
 from __future__ import annotations
 
 from sweep.families import Family
-from sweep.families.mapping._instance import SYSTEMS, WORKLOADS  # noqa: E402
-from sweep.families.mapping._policy import MappingHooks
+from sweep.families.mapping._core import Arrays, data_ready, place_earliest_finish, route_inputs, sort_inputs
+from sweep.families.mapping._instance import SYSTEMS, WORKLOADS, Instance, channel_tables
+from sweep.families.mapping._lists import (
+    downward_rank,
+    entry_tasks,
+    plan_of,
+    pop_highest,
+    priority_order,
+    release_successors,
+    slots,
+    static_level,
+    take,
+    upward_rank,
+)
+from sweep.families.mapping._policy import MappingHooks, Plan, mapping_policy
 from sweep.families.mapping._simulate import VARIABLES, simulate, validate
 
 FAMILY = Family(
@@ -40,4 +68,7 @@ FAMILY = Family(
     systems=SYSTEMS,
 )
 
-__all__ = ["FAMILY"]
+__all__ = ["FAMILY", "Arrays", "Instance", "MappingHooks", "Plan", "channel_tables", "data_ready",
+           "downward_rank", "entry_tasks", "mapping_policy", "place_earliest_finish", "plan_of",
+           "pop_highest", "priority_order", "release_successors", "route_inputs", "slots", "sort_inputs",
+           "static_level", "take", "upward_rank"]

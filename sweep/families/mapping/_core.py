@@ -22,9 +22,9 @@ full duplex (one channel per direction). Without contention a message just
 takes ``d / route_bw``. Data 0, or sender and receiver on one processor:
 the input is there at the sender's finish.
 
-:func:`_place` is that rule for one task on one processor; :func:`_execute`
+:func:`route_inputs` is that rule for one task on one processor; :func:`_execute`
 applies it to a whole mapping; MH (``mh.py``) with ``contention: exact`` calls
-the same :func:`_place` when it chooses processors, so its plan is exactly
+the same :func:`route_inputs` when it chooses processors, so its plan is exactly
 what the executor runs.
 """
 
@@ -41,7 +41,7 @@ Arrays = namedtuple("Arrays", ["exec_time", "pstart", "psrc", "pdata", "sstart",
 
 
 @jit(inline="always")
-def _sort_inputs(t, a, finish, buf):
+def sort_inputs(t, a, finish, buf):
     """Indices into ``psrc`` of ``t``'s inputs in ``buf[:k]``, by sender finish then sender index."""
     k = 0
     for e in range(a.pstart[t], a.pstart[t + 1]):
@@ -116,14 +116,14 @@ def _unreserve(c, i, chan_s, chan_f, chan_n):
 
 
 @jit(inline="always")
-def _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, commit, log_c, log_i):
+def route_inputs(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, commit, log_c, log_i):
     """Time at which all inputs of ``t`` are on ``p`` (module docstring), operations, and whether
     a channel's reservation table overflowed (the caller grows it and starts again).
 
     With ``commit`` the channel reservations are kept; otherwise they are
     undone before returning (``log_c``/``log_i`` record them).
     """
-    k = _sort_inputs(t, a, finish, buf)
+    k = sort_inputs(t, a, finish, buf)
     ready = 0.0
     ops = k
     logged = 0
@@ -173,7 +173,7 @@ def _execute(order, proc, a, start, finish, proc_free, chan_s, chan_f, chan_n, b
     for i in range(order.shape[0]):
         t = order[i]
         p = proc[t]
-        ready, o, full = _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, True, log_c, log_i)
+        ready, o, full = route_inputs(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, True, log_c, log_i)
         if full:
             return -1
         ops += o
@@ -214,7 +214,7 @@ def _downward_rank(a, wbar, cbar):
 
 
 @jit(inline="always")
-def _data_ready(t, p, a, proc, finish):
+def data_ready(t, p, a, proc, finish):
     """Contention-free arrival of all inputs of ``t`` on ``p`` (the list schedulers' estimate)."""
     ready = 0.0
     for e in range(a.pstart[t], a.pstart[t + 1]):
@@ -255,7 +255,7 @@ def _insert(p, i, s, f, slot_s, slot_f, slot_t, count, t):
 
 
 @jit(inline="always")
-def _place_earliest_finish(t, only, a, proc, start, finish, slot_s, slot_f, slot_t, count):
+def place_earliest_finish(t, only, a, proc, start, finish, slot_s, slot_f, slot_t, count):
     """Put task ``t`` where insertion gives it the earliest finish (Topcuoglu et al. 2002 §4.1,
     HEFT's and CPOP's processor selection): on any processor, or on ``only`` when ``only >= 0``
     (CPOP's critical-path processor). Returns the operations counted (slots and inputs examined)."""
@@ -265,7 +265,7 @@ def _place_earliest_finish(t, only, a, proc, start, finish, slot_s, slot_f, slot
         if only >= 0 and p != only:
             continue
         w = a.exec_time[t, p]
-        s, at, looked = _gap(p, _data_ready(t, p, a, proc, finish), w, slot_s, slot_f, count)
+        s, at, looked = _gap(p, data_ready(t, p, a, proc, finish), w, slot_s, slot_f, count)
         ops += looked + a.pstart[t + 1] - a.pstart[t]
         if s + w < best_f:
             best_f, best_s, best_p, best_i = s + w, s, p, at

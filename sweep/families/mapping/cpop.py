@@ -24,18 +24,19 @@ from typing import Any
 import numpy as np
 
 from sweep._numba import jit
-from sweep.families.mapping._core import _place_earliest_finish
-from sweep.families.mapping._instance import Instance
-from sweep.families.mapping._lists import (
+from sweep.families.mapping import (
+    Instance,
+    Plan,
     downward_rank,
     entry_tasks,
+    mapping_policy,
+    place_earliest_finish,
     plan_of,
     pop_highest,
     release_successors,
     slots,
     upward_rank,
 )
-from sweep.families.mapping._policy import Plan, mapping_policy
 
 #: Relative tolerance of the critical path's equalities (module docstring), a fraction of |CP|.
 RTOL = 1e-9
@@ -94,7 +95,7 @@ def _cpop(a, prio, on_cp, cp_proc, proc, start, finish, slot_s, slot_f, slot_t, 
         ops += nready
         t, nready = pop_highest(ready, nready, prio)
         only = cp_proc if on_cp[t] else -1
-        ops += _place_earliest_finish(t, only, a, proc, start, finish, slot_s, slot_f, slot_t, count)
+        ops += place_earliest_finish(t, only, a, proc, start, finish, slot_s, slot_f, slot_t, count)
         nready = release_successors(a, t, waiting, ready, nready)
     return ops
 

@@ -18,10 +18,16 @@ from typing import Any
 import numpy as np
 
 from sweep._numba import jit
-from sweep.families.mapping._core import _data_ready
-from sweep.families.mapping._instance import Instance
-from sweep.families.mapping._lists import entry_tasks, release_successors, static_level, take
-from sweep.families.mapping._policy import Plan, mapping_policy
+from sweep.families.mapping import (
+    Instance,
+    Plan,
+    data_ready,
+    entry_tasks,
+    mapping_policy,
+    release_successors,
+    static_level,
+    take,
+)
 
 
 @jit()
@@ -66,7 +72,7 @@ def _etf(a, level, proc, start, finish, seq):
         for k in range(before, nready):
             v = ready[k]
             for p in range(nproc):
-                dr[v, p] = _data_ready(v, p, a, proc, finish)
+                dr[v, p] = data_ready(v, p, a, proc, finish)
             ops += nproc * (a.pstart[v + 1] - a.pstart[v])
     return ops
 

@@ -21,10 +21,16 @@ from typing import Any
 import numpy as np
 
 from sweep._numba import jit
-from sweep.families.mapping._core import _place_earliest_finish
-from sweep.families.mapping._instance import Instance
-from sweep.families.mapping._lists import plan_of, priority_order, slots, upward_rank
-from sweep.families.mapping._policy import Plan, mapping_policy
+from sweep.families.mapping import (
+    Instance,
+    Plan,
+    mapping_policy,
+    place_earliest_finish,
+    plan_of,
+    priority_order,
+    slots,
+    upward_rank,
+)
 
 
 @jit()
@@ -32,7 +38,7 @@ def _heft(order, a, proc, start, finish, slot_s, slot_f, slot_t, count):
     """Place the tasks of ``order`` one by one at their earliest finish (insertion); return ops."""
     ops = 0
     for i in range(order.shape[0]):
-        ops += _place_earliest_finish(order[i], -1, a, proc, start, finish, slot_s, slot_f, slot_t, count)
+        ops += place_earliest_finish(order[i], -1, a, proc, start, finish, slot_s, slot_f, slot_t, count)
     return ops
 
 

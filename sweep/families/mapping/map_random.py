@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from sweep.families.mapping._instance import Instance
-from sweep.families.mapping._policy import Plan, mapping_policy
+from sweep.families.mapping import Instance, Plan, mapping_policy
 
 
 def _map(inst: Instance, params: Any, rng: np.random.Generator | None, clusters: Any) -> Plan:

@@ -26,7 +26,7 @@ inserted into an idle gap of a processor.
     an idle gap between two earlier ones, so MH's estimate is pessimistic
     where the executor (which does use such gaps) is not; its plan is not
     the schedule that runs, as for HEFT, CPOP and ETF.
-  * ``exact``: the executor's own rule (``_core._place``: each message in
+  * ``exact``: the executor's own rule (``_core.route_inputs``: each message in
     the earliest interval in which all the channels of its route are free),
     so MH's plan is exactly what the executor runs (a test) — knowledge of
     the future no routing table holds. This was the first reconstruction;
@@ -50,16 +50,20 @@ import numpy as np
 
 from sweep._numba import jit
 from sweep.families import param
-from sweep.families.mapping._core import _data_ready, _place, _sort_inputs
-from sweep.families.mapping._instance import Instance, channel_tables
-from sweep.families.mapping._lists import (
+from sweep.families.mapping import (
+    Instance,
+    Plan,
+    channel_tables,
+    data_ready,
     entry_tasks,
+    mapping_policy,
     pop_highest,
     release_successors,
+    route_inputs,
+    sort_inputs,
     static_level,
     upward_rank,
 )
-from sweep.families.mapping._policy import Plan, mapping_policy
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,7 @@ class MHParams:
 def _arrival_by_tables(t, p, a, proc, finish, busy, buf, commit, log_c, log_v):
     """Time at which all inputs of ``t`` are on ``p`` when each channel is one busy-until time
     (module docstring), and the operations done; with ``commit`` the times are kept."""
-    k = _sort_inputs(t, a, finish, buf)
+    k = sort_inputs(t, a, finish, buf)
     n = a.route_bw.shape[0]
     ready, ops, logged = 0.0, k, 0
     for i in range(k):
@@ -113,7 +117,7 @@ def _arrival(t, p, commit, exact, a, proc, finish, chan_s, chan_f, chan_n, busy,
     executor's reservations; else the routing tables' busy-until times), the operations done, and
     whether a channel's reservation table is full; with ``commit`` the reservations are kept."""
     if exact:
-        return _place(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, commit, log_c, log_i)
+        return route_inputs(t, p, a, proc, finish, chan_s, chan_f, chan_n, buf, commit, log_c, log_i)
     ready, ops = _arrival_by_tables(t, p, a, proc, finish, busy, buf, commit, log_c, log_v)
     return ready, ops, False
 
@@ -134,7 +138,7 @@ def _mh(a, prio, by_finish, exact, proc, start, finish, seq, proc_free, chan_s, 
         best_p, best_s, best_f = -1, np.inf, np.inf
         for p in range(nproc):
             # contention can only delay: skip p when even contention-free inputs start it too late
-            low = max(_data_ready(t, p, a, proc, finish), proc_free[p])
+            low = max(data_ready(t, p, a, proc, finish), proc_free[p])
             ops += a.pstart[t + 1] - a.pstart[t]
             bound, best_bound = (low + a.exec_time[t, p], best_f) if by_finish else (low, best_s)
             if bound > best_bound:
