@@ -18,6 +18,17 @@ scenario: the work of a run is its fixed number of tasks, their lifetimes and
 spawning, and (``arrivals``) the arrival times set by ``workload.arrival_span``.
 ``stop.jobs`` and ``stop.warmup`` are ignored too: a run executes
 ``workload.tasks`` tasks to the end (32,000 in the paper).
+
+What a policy file imports from this package (``from sweep.families.balancing import ...``;
+``docs/adding-a-policy.md`` §7), never from its ``_`` modules:
+
+- the contract: :func:`balancing_policy`, :class:`BalancingHooks`, the
+  :class:`Machine` and :class:`TaskSet` a ``make_state`` receives, and for a
+  policy without hooks or state ``no_tick``, ``no_receive`` and ``nothing``;
+- the loop the kernel compiles the hooks into, ``run_loop``;
+- how the hooks act on the machine, each charging its costs: ``send``,
+  ``broadcast``, ``announce`` (a broadcast of a value when it changed),
+  ``migrate``, and the free ``post`` (a note travelling with a migration).
 """
 
 from __future__ import annotations
@@ -25,10 +36,11 @@ from __future__ import annotations
 import numpy as np
 
 from sweep.families import Family, Point
-from sweep.families.balancing._machine import Network, machine_of
-from sweep.families.balancing._policy import BalancingHooks
+from sweep.families.balancing._core import announce, broadcast, migrate, post, run_loop, send
+from sweep.families.balancing._machine import Machine, Network, machine_of
+from sweep.families.balancing._policy import BalancingHooks, balancing_policy, no_receive, no_tick, nothing
 from sweep.families.balancing._simulate import VARIABLES, simulate, validate
-from sweep.families.balancing._tasks import Workload
+from sweep.families.balancing._tasks import TaskSet, Workload
 
 
 def _pes(point: Point) -> np.ndarray:
@@ -49,4 +61,5 @@ FAMILY = Family(
     systems={"pe_network": Network},
 )
 
-__all__ = ["FAMILY"]
+__all__ = ["FAMILY", "BalancingHooks", "Machine", "TaskSet", "announce", "balancing_policy", "broadcast",
+           "migrate", "no_receive", "no_tick", "nothing", "post", "run_loop", "send"]

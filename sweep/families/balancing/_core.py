@@ -240,6 +240,17 @@ def broadcast(S, t, src, kind, a, b, c):
 
 
 @jit(**NO_REFCOUNT)
+def announce(S, t, src, kind, value, periodic, sent):
+    """Broadcast ``value`` of PE ``src`` to its neighbours (a message of ``kind``) if it differs from
+    the one it last sent, ``sent[src]``, or every time with ``periodic``; never while its previous
+    broadcast is still in flight (``out_until``). The load exchange of the gradient model and of
+    sender-initiated diffusion (``exchange: on_change | periodic``)."""
+    if S.out_until[src] <= t and (periodic == 1 or value != sent[src]):
+        broadcast(S, t, src, kind, value, 0, 0)
+        sent[src] = value
+
+
+@jit(**NO_REFCOUNT)
 def post(S, time, src, dst, kind, a, b, c):
     """A note that travels with a migration (arrives at ``time``; no cost, not counted)."""
     _pool_add(S, time, src, dst, kind, a, b, c, 0)

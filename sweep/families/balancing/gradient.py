@@ -30,10 +30,7 @@ import numpy as np
 
 from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import param
-from sweep.families.balancing._core import broadcast, migrate, run_loop
-from sweep.families.balancing._machine import Machine
-from sweep.families.balancing._policy import balancing_policy
-from sweep.families.balancing._tasks import TaskSet
+from sweep.families.balancing import Machine, TaskSet, announce, balancing_policy, migrate, run_loop
 
 PRESSURE = 1
 
@@ -89,9 +86,7 @@ def _tick(t, S, G):
             G.pp[i] = 0 if load <= G.low else G.wmax
         else:
             G.pp[i] = min(G.wmax, 1 + G.seen[i, j])
-        if S.out_until[i] <= t and (G.periodic == 1 or G.pp[i] != G.sent[i]):
-            broadcast(S, t, i, PRESSURE, G.pp[i], 0, 0)
-            G.sent[i] = G.pp[i]
+        announce(S, t, i, PRESSURE, G.pp[i], G.periodic, G.sent)
         if load > G.high and j >= 0 and G.seen[i, j] < G.wmax and S.mig_until[i] <= t:
             migrate(S, t, i, j, min(G.batch, load - G.high), G.oldest == 1)
 

@@ -9,8 +9,7 @@ is 0 by construction.
 from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families.balancing._core import run_loop
-from sweep.families.balancing._policy import balancing_policy, no_receive, no_tick, nothing
+from sweep.families.balancing import balancing_policy, no_receive, no_tick, nothing, run_loop
 
 
 @jit(**NO_REFCOUNT)

@@ -29,10 +29,7 @@ import numpy as np
 
 from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import param
-from sweep.families.balancing._core import broadcast, migrate, run_loop
-from sweep.families.balancing._machine import Machine
-from sweep.families.balancing._policy import balancing_policy
-from sweep.families.balancing._tasks import TaskSet
+from sweep.families.balancing import Machine, TaskSet, announce, balancing_policy, migrate, run_loop
 
 LOAD = 1
 
@@ -89,9 +86,7 @@ def _tick(t, S, D):
     for i in range(S.P):
         if (t - i) % D.interval != 0:
             continue
-        if S.out_until[i] <= t and (D.periodic == 1 or S.load[i] != D.sent[i]):
-            broadcast(S, t, i, LOAD, S.load[i], 0, 0)
-            D.sent[i] = S.load[i]
+        announce(S, t, i, LOAD, S.load[i], D.periodic, D.sent)
         if S.load[i] > D.high and S.mig_until[i] <= t:
             _diffuse(t, S, D, i)
 
