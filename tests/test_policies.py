@@ -9,12 +9,59 @@ which ``pytest --pyargs sweep.testing`` runs over an installed plugin's policies
 
 from __future__ import annotations
 
+import ast
+import importlib.util
+import pkgutil
+from pathlib import Path
+
 import pytest
 
 from sweep.families import Policy, all_policies, load_families
 from sweep.testing.checks import check_parameters_and_examples, check_serial_equals_ray
 
 FAMILIES = load_families()
+#: Policy files another review holds; they still import their family's ``_`` modules.
+UNDER_REVIEW = {"sweep.families.balancing.rate_of_change", "sweep.families.mapping.cluster_m"}
+
+
+def _policy_modules() -> list[str]:
+    """The policy modules of sweep's own families: the modules of each family package not ``_``-named."""
+    found = []
+    for family in FAMILIES.values():
+        if family.package.startswith("sweep.families."):
+            path = importlib.import_module(family.package).__path__
+            found += [f"{family.package}.{m.name}" for m in pkgutil.iter_modules(path)
+                      if not m.name.startswith("_")]
+    return sorted(found)
+
+
+def private_imports(module: str) -> list[str]:
+    """What ``module`` imports from the ``_`` modules of its family, or ``_`` names from the package."""
+    package = module.rpartition(".")[0]
+    source = Path(importlib.util.find_spec(module).origin).read_text()
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.startswith(f"{package}._"):
+                found += [f"{node.module}.{alias.name}" for alias in node.names]
+            elif node.module == package:
+                found += [f"{package}.{alias.name}" for alias in node.names if alias.name.startswith("_")]
+        elif isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if alias.name.startswith(f"{package}._")]
+    return found
+
+
+@pytest.mark.parametrize("module", _policy_modules())
+def test_a_policy_imports_only_public_names_of_its_family(module):
+    """A policy file reads its family through the names the family package exports (issue 28),
+    so that the family's ``_`` modules can change behind them."""
+    if module in UNDER_REVIEW:
+        pytest.xfail("under another review")
+    assert private_imports(module) == []
+
+
+def test_the_check_of_private_imports_sees_them():
+    assert "sweep.families.balancing._core.make_sim" in private_imports("sweep.families.balancing._simulate")
 
 
 @pytest.mark.parametrize("policy", list(all_policies().values()), ids=lambda p: p.name)
