@@ -11,9 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sweep.families.dispatch._analytic import empty_summary
-from sweep.families.dispatch._core import dispatch_chunk, free_time, host_count
-from sweep.families.dispatch._policy import dispatch_policy
+from sweep.families.dispatch import dispatch_chunk, dispatch_policy, empty_summary, free_time, host_count
 
 #: The version of sweep's policy contract this plugin was written for (docs/plugins.md).
 SWEEP_CONTRACT = 1
