@@ -436,7 +436,7 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
                           f"the trace to each load, or leave load out of the {option.split('.')[0]}")
     grid = dataclasses.replace(grid, load_applied=ignored < grid.size,
                                deterministic=deterministic == grid.size)
-    notes = settle_replications(cfg, grid)
+    notes = settle_replications(cfg, grid, _why_deterministic(analytic, grid.size))
     if not grid.load_applied and any(_key(o) in ("load", "grid.load") and _chooses(o) for o in overrides):
         notes.append(f"load={load_axis.values[0]} is not applied: {_what(grid)} replays its trace as it is "
                      "(its own load is the variable offered_load; workload.rescale_load=true scales the "
@@ -453,22 +453,29 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
 DEFAULT_REPLICATIONS = 2
 
 
-def settle_replications(cfg: DictConfig, grid: Grid) -> list[str]:
+def settle_replications(cfg: DictConfig, grid: Grid, why: str = "a trace replayed as it is") -> list[str]:
     """Set ``cfg.replications`` where it is null: :data:`DEFAULT_REPLICATIONS`, or 1 when no point of
-    ``grid`` draws a random number (:attr:`Grid.deterministic`: a trace replayed as it is, whose
-    replications would all be the same run). Returns the lines to say: the default reduced, or a
-    number of replications asked of such a sweep (honoured: identical runs, intervals of 0)."""
+    ``grid`` draws a random number (:attr:`Grid.deterministic`: a closed form, or a trace replayed as
+    it is, ``why``; its replications would all be the same run). Returns the lines to say: the default
+    reduced, or a number of replications asked of such a sweep (honoured: identical runs, intervals of
+    0)."""
     asked = cfg.replications
     if asked is None:
         cfg.replications = 1 if grid.deterministic else DEFAULT_REPLICATIONS
         if grid.deterministic:
-            return [f"1 replication (not {DEFAULT_REPLICATIONS}): {_what(grid)} draws no random number (a "
-                    "trace replayed as it is), so every replication would be the same run"]
+            return [f"1 replication (not {DEFAULT_REPLICATIONS}): {_what(grid)} draws no random number "
+                    f"({why}), so every replication would be the same run"]
     elif grid.deterministic and int(asked) > 1:
-        return [f"replications={asked} of {_what(grid)}, which draws no random number (a trace replayed as "
-                f"it is): {asked} identical runs, whose intervals are 0 by construction, not a measure of "
-                "noise"]
+        return [f"replications={asked} of {_what(grid)}, which draws no random number ({why}): {asked} "
+                "identical runs, whose intervals are 0 by construction, not a measure of noise"]
     return []
+
+
+def _why_deterministic(analytic: int, points: int) -> str:
+    """Why a grid's points draw no random number, of which ``analytic`` of ``points`` are closed forms."""
+    if analytic == points:
+        return "model=analytic: a closed form"
+    return "closed forms, and traces replayed as they are" if analytic else "a trace replayed as it is"
 
 
 def _what(grid: Grid) -> str:
@@ -522,8 +529,10 @@ def _applies_load(point: Point) -> bool:
 
 
 def _is_deterministic(point: Point) -> bool:
+    """Whether a run of ``point`` draws no random number: a closed form (``model=analytic``), or what its
+    family says (``Family.deterministic``: e.g. a trace replayed as it is)."""
     family = family_of(point.policy["name"])
-    return family.deterministic is not None and family.deterministic(point)
+    return point.model == "analytic" or (family.deterministic is not None and family.deterministic(point))
 
 
 def _check_system_fits(point: Point, family: Family) -> None:

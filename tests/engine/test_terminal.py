@@ -204,8 +204,27 @@ def test_options_a_closed_form_does_not_read_are_said(capsys, tmp_path):
     one line before the run; without them, nothing is said."""
     args = ["policy=lwl", "workload=c90", "model=analytic", "progress=false", "plots=false"]
     assert main([*args, "stop.jobs=500", "record_jobs=true", f"output={tmp_path / 'a.nc'}"]) == 0
-    assert capsys.readouterr().err.splitlines()[0] == (
+    assert capsys.readouterr().err.splitlines()[:2] == [ANALYTIC_ONCE, (
         "sweep: stop.jobs=500 record_jobs=true: no effect with model=analytic, which computes each point's "
-        "closed form (no job is simulated)")
+        "closed form (no job is simulated)")]
     assert main([*args, f"output={tmp_path / 'b.nc'}"]) == 0
-    assert capsys.readouterr().err.splitlines()[0].split() == ["variable", "mean", "90%", "CI", "units"]
+    said = capsys.readouterr().err.splitlines()
+    assert said[0] == ANALYTIC_ONCE and said[1].split() == ["variable", "mean", "units"]
+
+
+ANALYTIC_ONCE = ("sweep: 1 replication (not 2): policy=lwl on workload=c90 draws no random number "
+                 "(model=analytic: a closed form), so every replication would be the same run")
+
+
+def test_a_closed_form_runs_once_by_default_and_as_often_as_asked(capsys, tmp_path):
+    """A closed form draws no random number: as a replay, one replication unless asked, said in one line;
+    asked for two, the two are the same and the line says their interval of 0 measures nothing."""
+    args = ["policy=lwl", "workload=c90", "model=analytic", "grid.load=[0.5,0.7]", "progress=false",
+            "plots=false"]
+    assert main([*args, f"output={tmp_path / 'a.nc'}"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == ANALYTIC_ONCE and lines[-1].startswith("sweep: 2 points x 1 replication (2 runs")
+    assert main([*args, "replications=2", f"output={tmp_path / 'b.nc'}"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "sweep: replications=2 of policy=lwl on workload=c90, which draws no random number (model=analytic: "
+        "a closed form): 2 identical runs, whose intervals are 0 by construction, not a measure of noise")
