@@ -115,3 +115,8 @@ def test_matches_the_naive_reference(example):
     if plain != options:  # the §4.3 options change the schedule (the check is not vacuous)
         assert not np.allclose(run(name, plain, jobs, 16, target=target).state.depart,
                                out.state.depart, equal_nan=True)
+
+
+def test_a_reference_named_by_no_policy_fails_with_where_to_add_it():
+    with pytest.raises(LookupError, match=r"register one in tests/naive/malleable.py \(known: eqs, eqs_pws"):
+        naive.simulate([0.0], [1.0], [0.0], [0.0], [1], [1.0], 1, "eqs_eff", 1)

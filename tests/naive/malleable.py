@@ -9,9 +9,45 @@ shared with ``sweep.families.malleable``; the kernels must match these job for j
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import NamedTuple
 
-#: The policies these references implement; a policy names one (``MalleableHooks.naive``).
-POLICIES = ("eqs", "eqs_pws", "fb_pws", "fb_asp")
+from naive._registry import References
+
+#: What each policy's reference does differently, by name (a policy names one: ``MalleableHooks.naive``).
+POLICIES = References("tests/naive/malleable.py")
+
+
+class Equipartition(NamedTuple):
+    """Two-phase equipartition (CV96 §4.2), phase one capped at ``first(j, pws, ncap)``."""
+
+    first: Callable[[int, list, list], float]
+
+
+class TimeSlices(NamedTuple):
+    """FB time slices (CV96 §2.1), an arriving job configured for ``size(j, present, size, pws, ncap, P)``."""
+
+    size: Callable[[int, list, list, list, list, int], float]
+
+
+POLICIES.register("eqs")(Equipartition(lambda j, pws, ncap: float(ncap[j])))
+POLICIES.register("eqs_pws")(Equipartition(lambda j, pws, ncap: float(min(pws[j], ncap[j]))))
+
+
+def _working_set_share(j, present, size, pws, ncap, processors):
+    """``min(N_j, w/(S + w)·P)``, ``w = min(pws_j, P)``, ``S`` the other jobs' sizes, rounded, ≥ 1."""
+    others = sum(size[k] for k in present if k != j)
+    w = min(pws[j], processors)
+    return min(ncap[j], max(1.0, math.floor(w / (others + w) * processors + 0.5)))
+
+
+def _equal_share(j, present, size, pws, ncap, processors):
+    """``min(N_j, P/J)``, ``J`` the jobs present, rounded, ≥ 1."""
+    return min(ncap[j], max(1.0, math.floor(processors / len(present) + 0.5)))
+
+
+POLICIES.register("fb_pws")(TimeSlices(_working_set_share))
+POLICIES.register("fb_asp")(TimeSlices(_equal_share))
 
 
 def _waterfill(avail, caps, present, acq, integer):
@@ -106,9 +142,7 @@ def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional
     positive one makes no progress for that long. ``repartition_period`` (EQS, EQS-PWS): full
     repartitioning only at its multiples, :func:`_between` in between.
     """
-    if policy not in POLICIES:
-        raise LookupError(f"no naive malleable reference {policy!r} in tests/naive/malleable.py; "
-                          f"known: {', '.join(POLICIES)}")
+    rule = POLICIES[policy]  # LookupError naming this file for a policy without one
     n = len(arrival)
     rem, acq, size = [1.0] * n, [0.0] * n, [0.0] * n
     alloc, last, stall = {}, {}, {}
@@ -148,17 +182,13 @@ def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional
             nxt += 1
             present.append(j)
             newcomer = j
-            if policy == "fb_pws":
-                others = sum(size[k] for k in present if k != j)
-                w = min(pws[j], processors)
-                size[j] = min(ncap[j], max(1.0, math.floor(w / (others + w) * processors + 0.5)))
-            elif policy == "fb_asp":
-                size[j] = min(ncap[j], max(1.0, math.floor(processors / len(present) + 0.5)))
+            if isinstance(rule, TimeSlices):
+                size[j] = rule.size(j, present, size, pws, ncap, processors)
         else:
             boundary = True
         caps = {j: float(ncap[j]) for j in present}
-        if policy in ("eqs", "eqs_pws"):
-            first = caps if policy == "eqs" else {j: float(min(pws[j], ncap[j])) for j in present}
+        if isinstance(rule, Equipartition):
+            first = {j: rule.first(j, pws, ncap) for j in present}
             want = _waterfill(processors, first, present, acq, not fractional)
             left = processors - sum(want.values())
             if left > 0:
