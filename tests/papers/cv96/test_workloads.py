@@ -10,8 +10,7 @@ from sweep.families.malleable._overheads import draw_eq13
 from sweep.families.malleable._workload import NASA_IPSC, PARALLELISM, _nasa_ipsc, make_jobs
 from sweep.workloads.distributions import Hyperexp2
 from sweep.workloads.speedup import execution_time
-
-from .test_workload import overall_cv
+from tests.malleable.test_workload import overall_cv
 
 NAMES = [name for name in group_options("workload") if name.startswith("cv96_")]
 
