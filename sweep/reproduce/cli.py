@@ -271,6 +271,7 @@ class _Parts:
         self.pending: list = []
         self.computed = False
         self.longest: list[tuple[float, str]] = []  # this invocation's longest tasks: seconds, where
+        self.longest_by_part: list[tuple[float, str]] = []  # the same: seconds, the part's name
         self.simulations_ended: float | None = None  # perf_counter when the last pool run returned
         self._judged: dict = {}  # (paper, claim, parts read) -> (judgement, error): runner.judgement
         from sweep.reproduce.drawing import Drawings
@@ -331,6 +332,7 @@ class _Parts:
                                              **({"figures": None} if "+r" not in finished.label else {})}
                 self.longest += [(seconds, f"{finished.label} ({point})")
                                  for seconds, point in finished.longest_tasks]
+                self.longest_by_part += [(seconds, finished.label) for seconds, _ in finished.longest_tasks]
             self.simulations_ended = time.perf_counter()
         finally:
             self.save()
@@ -377,6 +379,11 @@ class _Parts:
     def replications(self, preset: str) -> int:
         """Replications run of the preset so far (the next part's first index)."""
         return sum(part.count for part in self.parts[preset])
+
+    def longest_task(self, preset: str) -> float:
+        """The longest task of the preset's parts run by this invocation (0 s: none ran here)."""
+        names = {part.name for part in self.parts[preset]}
+        return max((seconds for seconds, name in self.longest_by_part if name in names), default=0.0)
 
 
 def _label(value) -> str:
@@ -429,7 +436,14 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
             target = max(t for _, t in wanted_readings)
             if have < target:
                 extra.append(Part(preset, runner.replications(preset), target - have, reading))
-    return extra
+    return longest_first(extra, runner.longest_task)
+
+
+def longest_first(parts: Sequence[Part], longest_task: Callable[[str], float]) -> list[Part]:
+    """A round's parts, those of the presets whose tasks ran longest first (``longest_task(preset)``,
+    ties in the given order): the round then ends on its short tasks, many workers together (on 16
+    workers CV96's tasks of 20-30 s had started last and ended the run)."""
+    return sorted(parts, key=lambda part: -longest_task(part.preset))
 
 
 def _undecided_points(reading, measured):

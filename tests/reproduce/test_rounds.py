@@ -9,7 +9,7 @@ import xarray as xr
 
 import sweep
 from sweep.reproduce.claims import Claim, Expectation
-from sweep.reproduce.rounds import combine, readings, replications_at, union
+from sweep.reproduce.rounds import Part, combine, readings, replications_at, union
 
 _SMALL = ["policy=random", "workload=c90", "system.hosts=2", "stop.jobs=2000", "stop.warmup=200",
           "engine.backend=serial", "progress=false", "plots=false", "grid.policy=[random,lwl]",
@@ -64,3 +64,23 @@ def test_a_ratio_counts_only_the_replications_run_at_both_labels(method):
     three = ratio(da.isel(replication=[0, 1, 2]), "a", method=method).sel(policy="b")
     assert float(full) == pytest.approx(float(three))
     assert float(full["halfwidth"]) == pytest.approx(float(three["halfwidth"]))
+
+
+def test_a_round_starts_with_the_presets_whose_tasks_ran_longest(tmp_path):
+    """Issue 27: a later round's parts go to the pool longest tasks first, measured per preset over
+    the parts this invocation ran (a preset reused from disk: 0 s, last); ties keep their order."""
+    import argparse
+
+    from sweep.reproduce.cli import _Parts, longest_first
+
+    runner = _Parts(tmp_path / "data", argparse.Namespace(out=tmp_path, workers=1))
+    try:
+        runner.parts = {"short": [Part("short", 0, 1)], "long": [Part("long", 0, 1), Part("long", 1, 7)],
+                        "reused": [Part("reused", 0, 1)], "tied": [Part("tied", 0, 1)]}
+        runner.longest_by_part = [(3.0, "short"), (20.0, "long"), (25.0, "long+r1"), (3.0, "tied")]
+        assert [runner.longest_task(p) for p in ("short", "long", "reused", "tied")] == [3.0, 25.0, 0.0, 3.0]
+        round_two = [Part(name, 1, 7) for name in ("reused", "short", "long", "tied")]
+        assert [part.preset for part in longest_first(round_two, runner.longest_task)] == [
+            "long", "short", "tied", "reused"]
+    finally:
+        runner.drawings.close()
