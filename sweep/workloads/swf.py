@@ -133,16 +133,24 @@ def read_swf(path: str | os.PathLike) -> SWFTrace:
     Raises :class:`SWFFileNotFoundError` for a missing file and :class:`SWFError`
     (one line, ``<file>:<line>: <what>``) for a malformed one.
     """
+    absolute, stat = readable_trace(path, "SWF trace file")
+    return _read_swf_cached(absolute, stat.st_mtime_ns, stat.st_size)
+
+
+def readable_trace(path: str | os.PathLike, what: str = "trace file") -> tuple[str, os.stat_result]:
+    """The absolute path of a trace file and its ``stat``, once it is known to be a regular file of
+    at most :data:`MAX_TRACE_BYTES` that can be read; else :class:`SWFFileNotFoundError` (no such
+    ``what``) or :class:`SWFError`, one line starting with the path."""
     absolute = os.path.abspath(os.fspath(path))
     try:
         stat = os.stat(absolute)
     except FileNotFoundError:
-        raise SWFFileNotFoundError(f"{absolute}: no such SWF trace file") from None
+        raise SWFFileNotFoundError(f"{absolute}: no such {what}") from None
     except OSError as error:
         raise SWFError(f"{absolute}: cannot read: {error.strerror}") from None
     if problem := cannot_read_whole(stat, MAX_TRACE_BYTES, "trace"):
         raise SWFError(f"{absolute}: {problem}")
-    return _read_swf_cached(absolute, stat.st_mtime_ns, stat.st_size)
+    return absolute, stat
 
 
 @functools.lru_cache(maxsize=8)

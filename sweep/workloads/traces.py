@@ -19,16 +19,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from sweep.workloads._discovery import plugin_readers, reserve
-from sweep.workloads._files import cannot_read_whole
 from sweep.workloads._parts import TraceReader
-from sweep.workloads.swf import (
-    MAX_TRACE_BYTES,
-    SWF_FIELDS,
-    SWFError,
-    SWFFileNotFoundError,
-    SWFTrace,
-    read_swf,
-)
+from sweep.workloads.swf import SWF_FIELDS, SWFError, SWFTrace, read_swf, readable_trace
 
 __all__ = ["SWF_READER", "TraceReader", "read_trace", "reader_for", "trace_from_columns", "trace_readers"]
 
@@ -61,15 +53,7 @@ def read_trace(path: str | os.PathLike) -> SWFTrace:
     reader = reader_for(path)
     if reader is SWF_READER:
         return read_swf(path)
-    absolute = os.path.abspath(os.fspath(path))
-    try:
-        stat = os.stat(absolute)
-    except FileNotFoundError:
-        raise SWFFileNotFoundError(f"{absolute}: no such trace file") from None
-    except OSError as error:
-        raise SWFError(f"{absolute}: cannot read: {error.strerror}") from None
-    if problem := cannot_read_whole(stat, MAX_TRACE_BYTES, "trace"):
-        raise SWFError(f"{absolute}: {problem}")
+    absolute, stat = readable_trace(path)
     return _read_cached(reader, absolute, stat.st_mtime_ns, stat.st_size)
 
 
