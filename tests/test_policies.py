@@ -20,8 +20,6 @@ from sweep.families import Policy, all_policies, load_families
 from sweep.testing.checks import check_parameters_and_examples, check_serial_equals_ray
 
 FAMILIES = load_families()
-#: Policy files another review holds; they still import their family's ``_`` modules.
-UNDER_REVIEW = {"sweep.families.balancing.rate_of_change", "sweep.families.mapping.cluster_m"}
 
 
 def _policy_modules() -> list[str]:
@@ -55,8 +53,6 @@ def private_imports(module: str) -> list[str]:
 def test_a_policy_imports_only_public_names_of_its_family(module):
     """A policy file reads its family through the names the family package exports (issue 28),
     so that the family's ``_`` modules can change behind them."""
-    if module in UNDER_REVIEW:
-        pytest.xfail("under another review")
     assert private_imports(module) == []
 
 

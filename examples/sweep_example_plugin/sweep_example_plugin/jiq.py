@@ -17,10 +17,15 @@ import numpy as np
 
 from sweep._numba import jit
 from sweep.families import Point
-from sweep.families.dispatch._analytic import empty_summary
-from sweep.families.dispatch._core import dispatch_chunk, free_time, host_count
-from sweep.families.dispatch._policy import Assigner, dispatch_policy
-from sweep.families.dispatch._workload import Workload
+from sweep.families.dispatch import (
+    Assigner,
+    Workload,
+    dispatch_chunk,
+    dispatch_policy,
+    empty_summary,
+    free_time,
+    host_count,
+)
 
 #: The version of sweep's plugin contract this module was written for (docs/plugins.md).
 SWEEP_CONTRACT = 1

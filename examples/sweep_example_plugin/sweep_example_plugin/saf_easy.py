@@ -11,8 +11,7 @@ it start for start (``rigid_policy`` names it by default).
 from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families.rigid import _core, _passes
-from sweep.families.rigid._policy import rigid_policy
+from sweep.families.rigid import EASY, easy_pass, rigid_policy, run_loop
 
 #: The version of sweep's plugin contract this module was written for (docs/plugins.md).
 SWEEP_CONTRACT = 1
@@ -26,7 +25,7 @@ def _smallest_area(t, j, submit, requested, procs, priority):
 
 @jit(**NO_REFCOUNT)
 def _run(jobs, state, aux):
-    _core.run(jobs, state, aux, _passes.easy_pass, _smallest_area)
+    run_loop(jobs, state, aux, easy_pass, _smallest_area)
 
 
-POLICY = rigid_policy("saf_easy", kernel=_run, discipline=_passes.EASY, order=_smallest_area)
+POLICY = rigid_policy("saf_easy", kernel=_run, discipline=EASY, order=_smallest_area)

@@ -102,10 +102,7 @@ import numpy as np
 
 from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import param
-from sweep.families.balancing._core import migrate, post, run_loop, send
-from sweep.families.balancing._machine import Machine
-from sweep.families.balancing._policy import balancing_policy
-from sweep.families.balancing._tasks import TaskSet
+from sweep.families.balancing import Machine, TaskSet, balancing_policy, migrate, post, run_loop, send
 
 REQUEST, GRANT, FAIL = 1, 2, 3
 

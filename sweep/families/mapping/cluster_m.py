@@ -99,8 +99,7 @@ import numpy as np
 
 from sweep._numba import jit
 from sweep.families import param
-from sweep.families.mapping._instance import Instance
-from sweep.families.mapping._policy import Plan, mapping_policy
+from sweep.families.mapping import Instance, Plan, mapping_policy
 
 INEQUALITIES = ("comm_vs_parallelism", "never", "always")
 
