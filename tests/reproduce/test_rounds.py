@@ -84,3 +84,23 @@ def test_a_round_starts_with_the_presets_whose_tasks_ran_longest(tmp_path):
             "long", "short", "tied", "reused"]
     finally:
         runner.drawings.close()
+
+
+def test_a_later_round_sends_its_tasks_one_a_batch(tmp_path):
+    """A later round's tasks are long replications near saturation: batches of several would put a
+    point's consecutive replications on one worker in a row (issue 27); the first round's batching is
+    the engine's. The batch size is an execution setting, outside the result's fingerprint."""
+    import argparse
+
+    from sweep.reproduce.cli import _Parts
+
+    args = argparse.Namespace(out=tmp_path, workers=16, seed=None, address=None, progress=False)
+    runner = _Parts(tmp_path / "data", args)
+    try:
+        runner.axes["cv96_fig6b"] = {"load": "load", "policy": "policy"}
+        later = runner._part_overrides(Part("cv96_fig6b", 1, 7, {"load": [0.95]}), {"cv96_fig6b": []})
+        first = runner._part_overrides(Part("cv96_fig6b", 0, 1), {"cv96_fig6b": []})
+    finally:
+        runner.drawings.close()
+    assert later[-4:] == ["replications=7", "first_replication=1", "engine.batch_size=1", "grid.load=[0.95]"]
+    assert not any(o.startswith("engine.batch_size") for o in first)
