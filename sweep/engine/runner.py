@@ -6,6 +6,7 @@ compose -> validate -> expand grid -> tasks -> backend -> records (checkpointed)
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import hashlib
 import itertools
@@ -368,6 +369,15 @@ class _ManySweeps:
                     self.copies.setdefault((original.sweep, *original.key), []).append(task)
             self.unique = unique
 
+    def _batch_sizes(self, workers: int, requested: int | None, analytic: bool) -> int | dict[int, int]:
+        """The batch size (:func:`sweep.engine.tasks.batch_size`): of the one sweep's tasks, or per
+        sweep of a run of several, each by its own unique tasks (they are together in
+        :attr:`unique`, sweep after sweep)."""
+        if len(self.sweeps) == 1:
+            return batch_size(len(self.unique), workers, requested, analytic)
+        tasks = collections.Counter(task.sweep for task in self.unique)
+        return {sweep: batch_size(count, workers, requested, analytic) for sweep, count in tasks.items()}
+
     def _receive(self, i: int, batch: RecordBatch) -> int:
         """Take sweep ``i``'s records; the number of its points they complete."""
         self.results[i].add(batch)
@@ -414,7 +424,7 @@ class _ManySweeps:
                 prepared.checkpoint.start()
         finished: dict[int, FinishedSweep] = {}
         try:
-            size = batch_size(len(self.unique), backend.workers, engine.batch_size, analytic)
+            size = self._batch_sizes(backend.workers, engine.batch_size, analytic)
             ordered = batches(self.unique, size) if analytic else kernels_first(self.unique, size)
             for records in backend.run(ordered):
                 batch = RecordBatch.of(records)

@@ -149,15 +149,27 @@ class SimulationActor:
         return RecordBatch.from_records(records)
 
 
-def batches(tasks: Sequence[Task], size: int) -> Iterator[Sequence[Task]]:
-    """The tasks in consecutive slices of ``size`` (a :class:`TaskList` slice stays a list of numbers)."""
-    for start in range(0, len(tasks), size):
-        yield tasks[start : start + size]
+def batches(tasks: Sequence[Task], size: int | Mapping[int, int]) -> Iterator[Sequence[Task]]:
+    """The tasks in consecutive slices of ``size`` (a :class:`TaskList` slice stays a list of numbers);
+    given a size per sweep (``{task.sweep: size}``, the tasks of a sweep together), each slice holds
+    tasks of one sweep only, at most that sweep's size."""
+    if isinstance(size, int):
+        for start in range(0, len(tasks), size):
+            yield tasks[start : start + size]
+        return
+    start = 0
+    while start < len(tasks):
+        sweep = tasks[start].sweep
+        end, limit = start + 1, min(len(tasks), start + size[sweep])
+        while end < limit and tasks[end].sweep == sweep:
+            end += 1
+        yield tasks[start:end]
+        start = end
 
 
-def kernels_first(tasks: Sequence[Task], size: int) -> Iterator[Sequence[Task]]:
+def kernels_first(tasks: Sequence[Task], size: int | Mapping[int, int]) -> Iterator[Sequence[Task]]:
     """The batches of ``tasks``: first each policy's first task alone, then the rest in their order,
-    in consecutive slices of at most ``size``. Every task comes exactly once.
+    in consecutive slices of at most ``size`` (:func:`batches`). Every task comes exactly once.
 
     A worker that misses numba's on-disk cache compiles the kernel while the
     node's other workers that need it wait for the compile lock
@@ -188,6 +200,9 @@ MAX_BATCH = {"simulation": 64, "analytic": 4096}
 
 
 def batch_size(tasks: int, workers: int, requested: int | None, analytic: bool = False) -> int:
-    """Enough batches to keep every worker busy (about 8 each), at most :data:`MAX_BATCH` tasks a batch."""
+    """Enough batches of ``tasks`` to keep every worker busy (about 8 each), at most :data:`MAX_BATCH`
+    tasks a batch. A run of several sweeps sizes each sweep's batches by its own tasks
+    (:func:`batches`): sized by the run's, the 40 long precision-driven tasks of a CV96 preset were one
+    batch beside SH00's thousands of short ones, and one worker ran the whole preset."""
     largest = MAX_BATCH["analytic" if analytic else "simulation"]
     return requested or max(1, min(largest, math.ceil(tasks / (8 * workers))))
