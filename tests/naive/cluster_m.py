@@ -166,7 +166,10 @@ class _Mapper:
         f = 1.0 if self.params.f_rule == "one" else min(1.0, (weight / count) / self.mean_speed)
         return max(1, math.ceil(f * count - 1e-9))
 
-    def part(self, k, weight, send_proc, send_data):
+    def part(self, k, weight, send_proc, send_data, ready=None):
+        """The processors matched to a Spec cluster asking for ``k``; ``ready`` (``placement:
+        earliest_free``): when each processor's placed work would end, added to a Rep cluster's
+        estimate (its latest member's) and ranking the processors a split or a merge takes."""
         if not (~self.used).any():
             self.used[:] = False
         busy = self.member[self.ranked] @ self.used.astype(np.int64)
@@ -181,18 +184,24 @@ class _Mapper:
                 for q, d in zip(send_proc.tolist(), send_data.tolist(), strict=True):
                     if not self.member[c, q]:
                         comm += d / self.inst.arrays.route_bw[q, self.head[c]]
-                estimate.append(weight / self.table[c, 1] + comm / self.sizes[c])
+                waiting = float(ready[self.members[c]].max()) if ready is not None else 0.0
+                estimate.append(weight / self.table[c, 1] + comm / self.sizes[c] + waiting)
             return self.members[exact[np.lexsort((exact, np.asarray(estimate)))[0]]]
         bigger = free[self.sizes[free] > k]
         if len(bigger):
             c = bigger[-1] if self.params.split == "smallest" else bigger[0]
-            return self._take(self.members[c], k)
-        return self._take(np.flatnonzero(~self.used), k)
+            self.ops += len(self.members[c]) if ready is not None else 0  # ranking the cluster's processors
+            return self._take(self.members[c], k, ready)
+        self.ops += len(self.order) if ready is not None else 0  # ranking every processor
+        return self._take(np.flatnonzero(~self.used), k, ready)
 
-    def _take(self, procs, k):
+    def _take(self, procs, k, ready=None):
+        """The first ``k`` of ``procs`` in clustering order, or, given ``ready``, free first (ties:
+        clustering order)."""
         position = np.empty(len(self.order), dtype=np.int64)
         position[self.order] = np.arange(len(self.order))
-        return procs[np.argsort(position[procs], kind="stable")][:k]
+        keys = (position[procs],) if ready is None else (position[procs], ready[procs])
+        return procs[np.lexsort(keys)][:k]
 
 
 def cluster_m(inst, params):
@@ -210,6 +219,8 @@ def map_layers(inst, params, spec_graph, rep):
     speed = inst.system.speed
     proc = np.full(g.tasks, -1, dtype=np.int64)
     mapper = _Mapper(inst, rep, params)
+    # placement: earliest_free: when each processor's placed work would end if it never waited
+    ready = np.zeros(inst.processors) if params.placement == "earliest_free" else None
     by_layer = np.argsort(layer, kind="stable")
     bounds = np.searchsorted(layer[by_layer], np.arange(layer.max() + 2))
     for level in range(len(bounds) - 1):
@@ -218,6 +229,9 @@ def map_layers(inst, params, spec_graph, rep):
         embedded = tasks[into[tasks] >= 0]
         proc[embedded] = proc[into[embedded]]
         mapper.used[proc[embedded]] = True
+        if ready is not None:
+            for t in embedded.tolist():
+                ready[proc[t]] += g.weight[t] / speed[proc[t]]
         free = tasks[into[tasks] < 0]
         mapper.ops += len(tasks)
         if not len(free):
@@ -234,9 +248,11 @@ def map_layers(inst, params, spec_graph, rep):
                           members, weight, send_proc, send_data))
         keyed.sort(key=lambda item: item[0])
         for _, members, weight, send_proc, send_data in keyed:
-            part = mapper.part(mapper.required(weight, len(members)), weight, send_proc, send_data)
+            part = mapper.part(mapper.required(weight, len(members)), weight, send_proc, send_data, ready)
             mapper.used[part] = True
-            fastest = part[np.argmax(speed[part])]
+            # the fastest, or the first to finish the cluster (its first in the part's order)
+            fastest = part[np.argmax(speed[part]) if ready is None else
+                           np.argmin(ready[part] + weight / speed[part])]
             target = fastest
             if len(send_data):
                 heaviest = send_proc[int(np.argmax(send_data))]
@@ -249,8 +265,16 @@ def map_layers(inst, params, spec_graph, rep):
             mapper.ops += len(members) + len(part)
             if whole:
                 proc[members] = target
+                if ready is not None:
+                    ready[target] += weight / speed[target]
                 continue
             heavy_first = members[np.argsort(-g.weight[members], kind="stable")]
+            if ready is not None:  # each to the processor that would finish it first
+                for t in heavy_first.tolist():
+                    best = part[np.argmin(ready[part] + g.weight[t] / speed[part])]
+                    proc[t] = best
+                    ready[best] += g.weight[t] / speed[best]
+                continue
             fast_first = part[np.argsort(-speed[part], kind="stable")]
             proc[heavy_first] = fast_first[np.arange(len(heavy_first)) % len(fast_first)]
     return proc, mapper.ops

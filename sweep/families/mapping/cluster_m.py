@@ -667,5 +667,5 @@ def _map(inst: Instance, params: ClusterMParams, rng: np.random.Generator | None
 
 POLICY = mapping_policy("cluster_m", params=ClusterMParams,
                         examples=({}, {"f_rule": "one", "inequality": "never", "split": "first"},
-                                  {"inequality": "always", "chains": False}),
+                                  {"inequality": "always", "chains": False}, {"placement": "earliest_free"}),
                         map=_map, cluster=_cluster)
