@@ -76,8 +76,9 @@ def overhead(points: int = 1000) -> None:
 
 def repeat(calls: int = 20) -> None:
     """``sweep.run`` of one closed-form point, again and again (a notebook's loop): the first call,
-    then the median of ``calls`` calls with composed configs kept (:func:`sweep.config.compose.compose`)
-    and of as many with that cache emptied before each call."""
+    then the median of ``calls`` calls with composed configs kept (:func:`sweep.config.compose.compose`),
+    of as many without ``output=`` (the Dataset returned, nothing written), and of as many with the
+    cache emptied before each call."""
     import statistics
 
     import sweep
@@ -88,18 +89,21 @@ def repeat(calls: int = 20) -> None:
                      "engine.backend=serial", "progress=false", "plots=false", f"output={folder}/o.nc",
                      "overwrite=true"]
 
-        def timed(clear: bool) -> float:
+        def timed(clear: bool, written: bool = True) -> float:
             if clear:
                 config._COMPOSED.clear()
             started = time.perf_counter()
-            sweep.run(overrides)  # quiet: as a notebook's loop calls it
+            sweep.run(overrides if written else overrides[:-2])  # quiet: as a notebook's loop calls it
             return time.perf_counter() - started
 
         first = timed(clear=True)
         kept = statistics.median(timed(clear=False) for _ in range(calls))
+        unwritten = statistics.median(timed(clear=False, written=False) for _ in range(calls))
         composed = statistics.median(timed(clear=True) for _ in range(calls))
     print(f"repeat: sweep.run of one closed-form point: first call {first:.2f} s; then, median of {calls}: "
-          f"{1000 * kept:.0f} ms with the composed config kept, {1000 * composed:.0f} ms composing each time")
+          f"{1000 * kept:.0f} ms with the composed config kept and the file written, "
+          f"{1000 * unwritten:.0f} ms without output= (nothing written), "
+          f"{1000 * composed:.0f} ms composing each time")
 
 
 #: The scaling design: SH00's dispatch policies (h = 2 hosts, Hyperexp2 sizes, C^2 = 8) over a

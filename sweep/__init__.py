@@ -22,7 +22,7 @@ def run(overrides: Sequence[str] = (), verbose: bool = False) -> xarray.Dataset:
     ``plots=true`` (the default), the figures are drawn beside it, as on the command line.
     Without it nothing is left on disk: the sweep runs in a temporary folder (its checkpoint
     there too, so an interrupted call does not resume) that is removed before the Dataset, held
-    in memory, is returned.
+    in memory and never written, is returned.
 
     Parameters
     ----------
@@ -53,7 +53,8 @@ def run(overrides: Sequence[str] = (), verbose: bool = False) -> xarray.Dataset:
     if any(override.lstrip("+").startswith("output=") for override in overrides):
         return _run(overrides, write_figures, verbose)
     with tempfile.TemporaryDirectory(prefix="sweep-run-") as folder:
-        return _run([*overrides, f"output={folder}/results.nc", "plots=false"], write_figures, verbose)
+        return _run([*overrides, f"output={folder}/results.nc", "plots=false"], write_figures, verbose,
+                    write=False)
 
 
 __all__ = ["__version__", "run"]

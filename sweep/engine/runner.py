@@ -120,6 +120,9 @@ class PreparedSweep:
     done: RecordBatch
     tasks: Sequence[Task]
     lock: OutputLock
+    #: False: the Dataset is returned, not written (``sweep.run`` without ``output=``; the checkpoint
+    #: and lock live in its temporary folder).
+    write: bool = True
 
     @property
     def runs(self) -> int:
@@ -199,7 +202,7 @@ def _compose_and_expand_plain(overrides: Sequence[str]) -> tuple[dict, Grid]:
 
 
 def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "",
-            grid: Grid | None = None) -> PreparedSweep:
+            grid: Grid | None = None, write: bool = True) -> PreparedSweep:
     """Validate ``cfg``, expand its design, claim its output (:mod:`sweep.engine.output`), read its
     checkpoint: the tasks still to run.
 
@@ -239,11 +242,11 @@ def prepare(cfg: DictConfig, overrides: Sequence[str] = (), label: str = "",
     numbers = done.index * int(cfg.replications) + done.replication
     tasks = make_tasks(grid, cfg.replications, cfg.seed, numbers, int(cfg.first_replication))
     return PreparedSweep(label, cfg, list(overrides), grid, config_yaml, output, checkpoint, done, tasks,
-                         lock)
+                         lock, write)
 
 
-def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
-               draw: DrawFigures | None = None, verbose: bool = True) -> tuple[xr.Dataset, Path]:
+def run_config(cfg: DictConfig, overrides: Sequence[str] = (), draw: DrawFigures | None = None,
+               verbose: bool = True, write: bool = True) -> tuple[xr.Dataset, Path]:
     """Run the sweep described by a composed config; return the Dataset and where it was written.
 
     With ``saturation.search=true`` the sweep is a saturation search
@@ -260,6 +263,9 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
         figures (or the sweep's default figure) beside the result file and returns their paths.
     verbose
         Print the notes, progress bar, table and summary line (``False``: nothing).
+    write
+        Write the Dataset to ``output`` (``False``: return it only; a saturation search writes
+        its file whatever this says).
 
     Returns
     -------
@@ -277,7 +283,7 @@ def run_config(cfg: DictConfig, overrides: Sequence[str] = (),
             lock.release()
         _figures(cfg, dataset, output, draw)
         return dataset, output
-    [finished] = run_many([prepare(cfg, overrides)], draw, verbose)
+    [finished] = run_many([prepare(cfg, overrides, write=write)], draw, verbose)
     return finished.dataset, finished.output
 
 
@@ -468,7 +474,8 @@ class _ManySweeps:
         prepared = self.sweeps[i]
         cfg = prepared.cfg
         dataset = self.results[i].dataset(provenance(prepared.config_yaml, int(cfg.seed), prepared.overrides))
-        _write_or_rescue(dataset, prepared)
+        if prepared.write:
+            _write_or_rescue(dataset, prepared)
         prepared.checkpoint.remove()
         prepared.lock.release()
         figures = _figures(cfg, dataset, prepared.output, self.draw)
@@ -589,12 +596,14 @@ def _figures(cfg: DictConfig, dataset: xr.Dataset, output: Path, draw: DrawFigur
     return draw(dataset, cfg.hydra.runtime.choices.get("experiment"), output.parent, output.stem)
 
 
-def run(overrides: Sequence[str] = (), draw: DrawFigures | None = None, verbose: bool = True) -> xr.Dataset:
+def run(overrides: Sequence[str] = (), draw: DrawFigures | None = None, verbose: bool = True,
+        write: bool = True) -> xr.Dataset:
     """Do what ``sweep [overrides]`` does and return the Dataset (docs/design.md §5 Python API).
 
     ``draw`` draws the figures (``sweep.run`` passes :func:`sweep.analysis.figures.write_figures`;
-    the engine draws nothing itself).
+    the engine draws nothing itself). ``write=False``: the Dataset is returned without being
+    written to ``output`` (``sweep.run`` without ``output=``, whose output is a temporary folder).
     """
     overrides = list(overrides)
-    dataset, _ = run_config(compose(overrides), overrides, draw, verbose)
+    dataset, _ = run_config(compose(overrides), overrides, draw, verbose, write)
     return dataset
