@@ -417,14 +417,16 @@ class _ManySweeps:
         except ConfigError:
             backend.close()
             raise
-        if self.verbose and (families := _families_to_compile(s.grid for s in self.sweeps if s.tasks)):
+        families = _families_to_compile(s.grid for s in self.sweeps if s.tasks) if self.verbose else []
+        if families:
             print(f"sweep: compiling the {', '.join(families)} kernels (first run on this machine or after "
                   f"an update: seconds to minutes; later runs load them from numba's cache)",
                   file=sys.stderr)
         points = sum(s.grid.size for s in self.sweeps)
         done = sum(int(np.count_nonzero(c >= s.cfg.replications)) for c, s in zip(self.counts, self.sweeps,
                                                                                     strict=True))
-        progress = Progress(points, done, bool(cfg.progress) and self.verbose)
+        progress = Progress(points, done, bool(cfg.progress) and self.verbose,
+                            phase="compiling" if families else None)
         for prepared in self.sweeps:
             if prepared.tasks:
                 prepared.checkpoint.start()

@@ -228,3 +228,15 @@ def test_a_closed_form_runs_once_by_default_and_as_often_as_asked(capsys, tmp_pa
     assert capsys.readouterr().err.splitlines()[0] == (
         "sweep: replications=2 of policy=lwl on workload=c90, which draws no random number (model=analytic: "
         "a closed form): 2 identical runs, whose intervals are 0 by construction, not a measure of noise")
+
+
+def test_the_bar_says_compiling_until_the_first_results_come_back():
+    """Issue 29: a first run compiles for minutes before any point is done; the bar says so (it sat at
+    ``0/596`` with no word), and drops the word when results come back."""
+    from sweep.engine.progress import Progress
+
+    progress = Progress(4, 0, enabled=False, phase="compiling")
+    assert progress.description == "sweep (compiling)"
+    progress.update(1, 100)
+    assert progress.description == "sweep"
+    assert Progress(4, 0, enabled=False).description == "sweep"
