@@ -166,6 +166,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             presets[name] = list(quick) if args.quick else []
             first_parts.append(Part(name, 0, 0))
     runner = _Parts(data, args)
+    if args.progress:  # seconds before the pool starts: say what happens (issue 29)
+        print(f"sweep-reproduce: composing {len(first_parts)} presets of {len(chosen)} "
+              f"paper{'s' if len(chosen) > 1 else ''}...", file=sys.stderr, flush=True)
     try:
         runner.compose(first_parts, presets)
     except ConfigError as error:

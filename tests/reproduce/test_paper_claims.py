@@ -247,3 +247,19 @@ def test_a_failed_run_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
     assert status == 1
     assert capsys.readouterr().err.strip() == "sweep-reproduce: a run failed: RuntimeError: the pool is gone"
     assert (tmp_path / "data" / "runs.json").is_file()
+
+
+def test_the_seconds_of_composing_are_said_before_they_pass(tmp_path, monkeypatch, capsys):
+    """Issue 29: composing the presets takes seconds before the pool starts; with the progress display
+    on, one line says so first (here composing fails at once, so nothing else runs)."""
+    from sweep.errors import ConfigError
+    from sweep.reproduce import cli
+
+    def fail(self, parts, quick):
+        raise ConfigError("stop here")
+
+    monkeypatch.setattr(cli._Parts, "compose", fail)
+    assert cli.main(["--out", str(tmp_path), "--paper", "tf99", "--quick", "--workers", "1"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"sweep-reproduce: composing {len(load_paper('tf99').presets)} presets of 1 paper...",
+        "sweep-reproduce: stop here"]
