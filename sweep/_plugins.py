@@ -11,7 +11,7 @@ trace readers (:mod:`sweep.workloads._discovery`) are found through it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterable
 from importlib.metadata import EntryPoint, entry_points
 from types import ModuleType
 from typing import Any
@@ -59,3 +59,11 @@ def load_group(group: str, add: Callable[[Any, str], None], errors: dict[str, st
             add(loaded, where(entry))
         except Exception as error:  # noqa: BLE001 - any failure of someone else's package is reported
             leave_out(where(entry), f"{type(error).__name__}: {error}", errors)
+
+
+def missing(names: Iterable[str], known: Container[str], errors: dict[str, str]) -> dict[str, str]:
+    """The ``names`` this process does not know, each with the reason in a few words: a plugin that
+    failed to load here (from the group's ``errors``), or none installed here that adds it."""
+    failed = "; ".join(f"{place}: {why}" for place, why in errors.items())
+    reason = f"a plugin failed to load here ({failed})" if failed else "no package installed here adds it"
+    return {name: reason for name in names if name not in known}

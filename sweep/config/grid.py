@@ -119,14 +119,19 @@ class Grid:
         return math.prod(self.shape)
 
     @property
+    def _shown(self) -> tuple[Axis, ...]:
+        """The axes the result file has as dimensions: every one, but ``load`` where no point applies it."""
+        return tuple(axis for axis in self.axes if self.load_applied or axis.key != "load")
+
+    @property
     def dims(self) -> tuple[str, ...]:
-        """The result file's grid dimensions: every axis's, but ``load`` where no point applies it."""
-        return tuple(axis.dim for axis in self.axes if self.load_applied or axis.key != "load")
+        """The result file's grid dimensions (:attr:`_shown`)."""
+        return tuple(axis.dim for axis in self._shown)
 
     @property
     def dims_shape(self) -> tuple[int, ...]:
         """The lengths of :attr:`dims` (the ``load`` axis left out has one value)."""
-        return tuple(len(axis.values) for axis in self.axes if self.load_applied or axis.key != "load")
+        return tuple(len(axis.values) for axis in self._shown)
 
     @property
     def points(self) -> GridPoints:
@@ -421,10 +426,11 @@ def expand(cfg: DictConfig, overrides: Sequence[str] = ()) -> Grid:
     ignored, first_ignored, deterministic, analytic = 0, None, 0, 0
     for position in itertools.product(*(range(len(a.values)) for a in axes)):
         point = _checked_point(grid, position)
-        if not _applies_load(point):
+        family = family_of(point.policy["name"])
+        if not _applies_load(point, family):
             ignored += 1
             first_ignored = first_ignored or point
-        deterministic += _is_deterministic(point)
+        deterministic += _is_deterministic(point, family)
         analytic += point.model == "analytic"
     load_axis = next((a for a in axes if a.key == "load"), None)
     if first_ignored is not None and (load_axis is None or len(load_axis.values) > 1):
@@ -523,15 +529,13 @@ def _make_point(grid: Grid, position: Sequence[int]) -> Point:
                  model=config["model"])
 
 
-def _applies_load(point: Point) -> bool:
-    family = family_of(point.policy["name"])
+def _applies_load(point: Point, family: Family) -> bool:
     return family.load_applied is None or family.load_applied(point)
 
 
-def _is_deterministic(point: Point) -> bool:
+def _is_deterministic(point: Point, family: Family) -> bool:
     """Whether a run of ``point`` draws no random number: a closed form (``model=analytic``), or what its
     family says (``Family.deterministic``: e.g. a trace replayed as it is)."""
-    family = family_of(point.policy["name"])
     return point.model == "analytic" or (family.deterministic is not None and family.deterministic(point))
 
 

@@ -531,12 +531,18 @@ def _with_sweep(tasks: Sequence[Task], sweep: int) -> Sequence[Task]:
     return [dataclasses.replace(t, sweep=sweep) for t in tasks]
 
 
+def _first_points(grid: Grid, keys: Callable[[str], bool]) -> Iterator[Point]:
+    """For each value of each axis whose key ``keys`` accepts, the first point with it (one point per
+    option looked at, not every point)."""
+    for n, axis in enumerate(grid.axes):
+        if keys(axis.key):
+            for value in range(len(axis.values)):
+                yield grid.first_with(n, value).point
+
+
 def _policy_points(grid: Grid) -> Iterator[tuple[Family, Point]]:
-    """For each option of the grid's policy axis, its first point and the policy's family (one point
-    per policy looked at, not every point)."""
-    axis = next(n for n, a in enumerate(grid.axes) if a.key == "policy")
-    for value in range(len(grid.axes[axis].values)):
-        point = grid.first_with(axis, value).point
+    """For each option of the grid's policy axis, its first point and the policy's family."""
+    for point in _first_points(grid, lambda key: key == "policy"):
         yield family_of(point.policy["name"]), point
 
 
@@ -551,20 +557,12 @@ def _plugins(grids: Iterable[Grid]) -> dict[PluginPart, str]:
     workload is looked at, not every point."""
     used: dict[PluginPart, str] = {}
     for grid in grids:
-        for point in _points_per_option(grid):
+        for point in _first_points(grid, lambda key: key in ("policy", "workload") or
+                                   key.startswith("workload.")):
             if where := plugin_of(point.policy["name"]):
                 used[PluginPart("policy", point.policy["name"])] = where
             used |= {PluginPart(*part): where for part, where in plugin_parts_of(point.workload).items()}
     return used
-
-
-def _points_per_option(grid: Grid) -> Iterator[Point]:
-    """The first point of each value of each axis that chooses the policy or the workload or sets one
-    of the workload's keys."""
-    for n, axis in enumerate(grid.axes):
-        if axis.key in ("policy", "workload") or axis.key.startswith("workload."):
-            for value in range(len(axis.values)):
-                yield grid.first_with(n, value).point
 
 
 def _families_to_compile(grids: Iterable[Grid]) -> list[str]:

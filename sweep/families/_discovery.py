@@ -16,8 +16,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from sweep._plugins import CONTRACT, load_group, objects_of
+from sweep._plugins import CONTRACT, load_group, missing, objects_of
 from sweep.families._policy import Policy
+from sweep.workloads._discovery import drop_distribution, plugin_distributions
 
 # CONTRACT: the version of the family and policy contract (docs/design.md §2a), sweep._plugins'.
 __all__ = ["CONTRACT", "FAMILIES", "FAMILY_GROUP", "PLUGIN_ERRORS", "POLICY_GROUP", "add_policy",
@@ -102,8 +103,6 @@ def load_families() -> dict[str, Family]:
 def _check_workload_kinds() -> None:
     """A plugin's distribution kind (``sweep.workloads``) named as a family's own workload kind is
     left out: the two would share one config schema."""
-    from sweep.workloads._discovery import drop_distribution, plugin_distributions
-
     readers = {kind: family.name for family in FAMILIES.values() for kind in family.workloads}
     for kind in [kind for kind in plugin_distributions() if kind in readers]:
         drop_distribution(kind, f"ValueError: workload kind {kind!r} is taken (the {readers[kind]} family "
@@ -120,10 +119,7 @@ def plugin_of(policy_name: str) -> str | None:
 def unloadable(names: Iterable[str]) -> dict[str, str]:
     """The policies of ``names`` this process cannot load, each with the reason in a few words (a
     plugin missing here, or one that failed to load)."""
-    known = all_policies()
-    failed = "; ".join(f"{where}: {why}" for where, why in PLUGIN_ERRORS.items())
-    reason = f"a plugin failed to load here ({failed})" if failed else "no package installed here adds it"
-    return {name: reason for name in names if name not in known}
+    return missing(names, all_policies(), PLUGIN_ERRORS)
 
 
 def _add_policies(policies: list[Any], where: str) -> None:

@@ -14,7 +14,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from sweep._plugins import leave_out, load_group, objects_of
+from sweep._plugins import leave_out, load_group, missing, objects_of
 from sweep.workloads._parts import DistributionKind, TraceReader
 
 __all__ = ["GROUP", "PLUGIN_ERRORS", "drop_distribution", "missing_parts", "plugin_distributions",
@@ -109,7 +109,4 @@ def drop_distribution(name: str, why: str) -> None:
 def missing_parts(names: Iterable[str]) -> dict[str, str]:
     """The distribution kinds and trace readers of ``names`` no plugin of this process adds, each with
     the reason in a few words (a plugin missing here, or one that failed to load)."""
-    here = {*plugin_distributions(), *plugin_readers()}
-    failed = "; ".join(f"{where}: {why}" for where, why in PLUGIN_ERRORS.items())
-    reason = f"a plugin failed to load here ({failed})" if failed else "no package installed here adds it"
-    return {name: reason for name in names if name not in here}
+    return missing(names, {*plugin_distributions(), *plugin_readers()}, PLUGIN_ERRORS)
