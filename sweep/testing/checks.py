@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 import xarray as xr
 
 from sweep.families import Family, Policy
 
-__all__ = ["TINY", "check_parameters_and_examples", "check_serial_equals_ray"]
+__all__ = ["TINY", "assert_matches", "check_parameters_and_examples", "check_serial_equals_ray"]
 
 #: Small enough for every family: stream families measure 2,000 jobs, traces run whole.
 TINY = ("stop.jobs=2000", "stop.warmup=200", "replications=2", "progress=false", "plots=false")
@@ -43,3 +45,21 @@ def check_serial_equals_ray(family: Family, policies: Sequence[str], folder: Pat
                      f"output={folder / 'ray.nc'}"])
     xr.testing.assert_identical(reproducible(serial), reproducible(ray))
     assert list(serial["policy"].values) == list(policies)
+
+
+def assert_matches(policy: str, case: str, got: Mapping[str, Any], want: Mapping[str, Any], *,
+                   rtol: float = 0.0, atol: float = 0.0) -> None:
+    """Every column of ``want`` (a reference's results) equals the same column of ``got`` (the
+    compiled run's), exactly unless ``rtol``/``atol`` say otherwise (NaN equals NaN); else an
+    ``AssertionError`` naming the policy, the case and the first element that differs."""
+    for column, expected in want.items():
+        mine, theirs = np.ravel(np.asarray(got[column], float)), np.ravel(np.asarray(expected, float))
+        where = f"policy {policy!r} differs from its plain-Python reference ({case})"
+        if mine.shape != theirs.shape:
+            raise AssertionError(f"{where}: {column} has {mine.size} values, the reference {theirs.size}")
+        differ = np.flatnonzero(~np.isclose(mine, theirs, rtol=rtol, atol=atol, equal_nan=True))
+        if differ.size:
+            i = int(differ[0])
+            raise AssertionError(f"{where}: {column}[{i}] is {float(mine[i])!r}, "
+                                 f"the reference's {float(theirs[i])!r} "
+                                 f"({differ.size} of {mine.size} differ)")

@@ -10,7 +10,7 @@ import pytest
 
 from sweep.families import Result, load_families
 from sweep.families.dispatch._simulate import simulate_arrays
-from sweep.testing.dispatch import WORKLOADS, point, usable_workload
+from sweep.testing.dispatch import WORKLOADS, FixedDraws, point, usable_workload
 
 __all__ = ["CASES", "FAMILY", "WORKLOADS", "FixedDraws", "point", "schedule", "usable_workload"]
 
@@ -19,17 +19,6 @@ FAMILY = load_families()["dispatch"]
 #: run over these, so a new policy is tested by being registered.
 CASES = [pytest.param(name, dict(params), id="-".join([name, *(f"{k}={v}" for k, v in params.items())]))
          for name, policy in FAMILY.policies.items() for params in policy.examples]
-
-
-class FixedDraws:
-    """Stands in for Random's generator: hands out the given uniforms in order."""
-
-    def __init__(self, uniforms: Sequence[float]) -> None:
-        self._uniforms = list(uniforms)
-
-    def random(self, count: int) -> np.ndarray:
-        taken, self._uniforms = self._uniforms[:count], self._uniforms[count:]
-        return np.array(taken)
 
 
 def schedule(policy: str, arrival: Sequence[float], size: Sequence[float], *,

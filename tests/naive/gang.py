@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 
-from naive._registry import References
+from sweep.testing.naive._registry import References
 
 M64 = (1 << 64) - 1
 COMPUTE, IO, SYNC = 0, 1, 2
 #: Each policy's local scheduler: ``local(matrix, cur, p, rr, par)`` -> the task PE ``p`` runs
 #: when its own slot's task cannot run (``None``: it idles); it may move ``rr[p]``.
-LOCAL = References("tests/naive/gang.py")
+LOCAL = References("policy", "register one in tests/naive/gang.py")
 
 
 def _mix(z):

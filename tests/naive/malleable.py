@@ -12,10 +12,10 @@ import math
 from collections.abc import Callable
 from typing import NamedTuple
 
-from naive._registry import References
+from sweep.testing.naive._registry import References
 
 #: What each policy's reference does differently, by name (a policy names one: ``MalleableHooks.naive``).
-POLICIES = References("tests/naive/malleable.py")
+POLICIES = References("policy", "register one in tests/naive/malleable.py")
 
 
 class Equipartition(NamedTuple):

@@ -20,10 +20,10 @@ import heapq
 import math
 from typing import NamedTuple
 
+from sweep.testing.naive._registry import References
 from tests.naive import cluster_m as naive_cluster_m
-from tests.naive._registry import References
 
-MAPPERS = References("tests/naive/mapping.py")
+MAPPERS = References("policy", "register one in tests/naive/mapping.py")
 
 
 class Mapped(NamedTuple):

@@ -7,6 +7,12 @@ read that state the way the paper words them (fewest jobs, least remaining
 work, ...). Nothing is shared with ``sweep.families.dispatch``: these exist
 to be read and trusted, and the kernels must match them job for job.
 
+What a policy does is its host rule, registered under its name with
+:func:`sweep.testing.naive.reference`: ``rule(view, job, now) -> host``, called at
+every arrival with a :class:`View` of the hosts; Central-Queue, whose jobs wait at
+the dispatcher, registers :data:`CENTRAL_QUEUE`, the loop's own case. A plugin's
+dispatch policy registers its rule in its own module (docs/plugins.md).
+
 Conventions the kernels share: at equal times departures come before
 arrivals (a job leaving at t is gone for a job arriving at t); ties between
 hosts go to the lowest index, except that Central-Queue hands a job to the
@@ -18,70 +24,82 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from naive._registry import References
+from sweep.testing.naive import REFERENCES, reference
+
+__all__ = ["CENTRAL_QUEUE", "View", "simulate", "summary"]
 
 ARRIVAL, DEPARTURE = 1, 0  # departures sort first at equal times
-#: Each policy's rule: ``rule(view, job, now)`` -> the host of an arriving job; Central-Queue,
-#: whose jobs wait at the dispatcher, is the loop's own case (:data:`CENTRAL`).
-HOST_OF = References("tests/naive/dispatch.py")
-CENTRAL = "central_queue"
+#: The reference of a policy whose jobs wait at the dispatcher until a host frees (Central-Queue).
+CENTRAL_QUEUE = "jobs wait at the dispatcher"
 
 
 @dataclass
-class _View:
-    """What a rule reads: the hosts' queues and the policy's inputs."""
+class View:
+    """What a rule reads: the hosts' queues and the policy's inputs.
+
+    ``hosts`` the number of hosts; ``size`` every job's size; ``cutoffs`` SITA's size cutoffs;
+    ``draws`` the uniforms of the policy's random stream, in job order; ``params`` the policy's
+    parameters (its parameter dataclass)."""
 
     hosts: int
     size: list[float]
     cutoffs: tuple[float, ...]
     draws: list[float] | None
-    d: int
+    params: Any
     servers: list
 
     def jobs_at(self, h: int) -> int:
+        """Jobs at host ``h``, waiting and in service."""
         return len(self.servers[h].queue) + (self.servers[h].serving is not None)
 
     def work_left(self, h: int, now: float) -> float:
+        """Work host ``h`` has left at ``now``: the rest of its job in service and its queue's."""
         server = self.servers[h]
         if server.serving is None:
             return 0.0
         return (server.busy_until - now) + sum(self.size[q] for q in server.queue)
 
+    def idle_since(self, h: int) -> float | None:
+        """When host ``h`` last became idle (0 if it never served), ``None`` while it is busy."""
+        return None if self.servers[h].serving is not None else self.servers[h].idle_since
 
-@HOST_OF.register("random")
-def _random(view: _View, job: int, now: float) -> int:
+
+@reference("random")
+def _random(view: View, job: int, now: float) -> int:
     return int(view.draws[job] * view.hosts)
 
 
-@HOST_OF.register("round_robin")
-def _round_robin(view: _View, job: int, now: float) -> int:
+@reference("round_robin")
+def _round_robin(view: View, job: int, now: float) -> int:
     return job % view.hosts
 
 
-@HOST_OF.register("power_of_d")
-def _power_of_d(view: _View, job: int, now: float) -> int:
-    sampled = [int(u * view.hosts) for u in view.draws[job * view.d:(job + 1) * view.d]]
+@reference("power_of_d")
+def _power_of_d(view: View, job: int, now: float) -> int:
+    sampled = [int(u * view.hosts) for u in view.draws[job * view.params.d:(job + 1) * view.params.d]]
     return min(sampled, key=view.jobs_at)  # min keeps the first sampled among equals
 
 
-@HOST_OF.register("shortest_queue")
-def _shortest_queue(view: _View, job: int, now: float) -> int:
+@reference("shortest_queue")
+def _shortest_queue(view: View, job: int, now: float) -> int:
     return min(range(view.hosts), key=lambda k: (view.jobs_at(k), k))
 
 
-@HOST_OF.register("lwl")
-def _lwl(view: _View, job: int, now: float) -> int:
+@reference("lwl")
+def _lwl(view: View, job: int, now: float) -> int:
     return min(range(view.hosts), key=lambda k: (view.work_left(k, now), k))
 
 
-@HOST_OF.register("sita_e", "sita_u_opt", "sita_u_fair", "sita_u_rule")
-def _size_interval(view: _View, job: int, now: float) -> int:
+@reference("sita_e", "sita_u_opt", "sita_u_fair", "sita_u_rule")
+def _size_interval(view: View, job: int, now: float) -> int:
     return sum(1 for c in view.cutoffs if view.size[job] > c)
 
 
-HOST_OF.register(CENTRAL)(None)
+reference("central_queue")(CENTRAL_QUEUE)
 
 
 class _Host:
@@ -92,19 +110,24 @@ class _Host:
         self.idle_since = 0.0
 
 
-def simulate(policy: str, arrival: list[float], size: list[float], hosts: int, *,
-             cutoffs: tuple[float, ...] = (), draws: list[float] | None = None, d: int = 2):
+def simulate(policy: str, arrival: Sequence[float], size: Sequence[float], hosts: int, *,
+             cutoffs: tuple[float, ...] = (), draws: Sequence[float] | None = None,
+             params: Any = None) -> tuple[list, list, list]:
     """Start time, end time and host of every job, in arrival order.
 
     ``cutoffs``: SITA's size cutoffs (host i serves sizes in (c_{i-1}, c_i]);
     ``draws``: the uniforms of Random (job j: host floor(h U_j)) and of power-of-d
-    (job j samples the hosts floor(h U) of ``draws[j d : (j + 1) d]``).
+    (job j samples the hosts floor(h U) of ``draws[j d : (j + 1) d]``); ``params``: the
+    policy's parameters. ``LookupError`` for a policy with no registered rule.
     """
-    rule = HOST_OF[policy]
+    rule = REFERENCES[policy]
+    at_dispatcher = rule is CENTRAL_QUEUE
+    arrival, size = list(arrival), list(size)
+    draws = None if draws is None else list(draws)
     n = len(arrival)
     start, end, host_of = [None] * n, [None] * n, [None] * n
     servers = [_Host() for _ in range(hosts)]
-    view = _View(hosts, size, cutoffs, draws, d, servers)
+    view = View(hosts, size, cutoffs, draws, params, servers)
     central: deque[int] = deque()
     events = [(arrival[j], ARRIVAL, j) for j in range(n)]
     heapq.heapify(events)
@@ -122,14 +145,14 @@ def simulate(policy: str, arrival: list[float], size: list[float], hosts: int, *
             server = servers[who]
             server.serving = None
             server.idle_since = now
-            if policy == CENTRAL:
+            if at_dispatcher:
                 if central:
                     begin(who, central.popleft(), now)
             elif server.queue:
                 begin(who, server.queue.popleft(), now)
             continue
         job = who
-        if policy == CENTRAL:
+        if at_dispatcher:
             idle = [h for h in range(hosts) if servers[h].serving is None]
             if idle and not central:
                 begin(min(idle, key=lambda h: (servers[h].idle_since, h)), job, now)
