@@ -20,10 +20,19 @@ import numpy as np
 
 from sweep.families import load_families
 from sweep.families.rigid._core import columns
+from sweep.testing.checks import assert_matches
+from sweep.testing.naive import reference_of
 from sweep.testing.naive import rigid as naive
 
-__all__ = ["KTH", "SmallJobs", "check_schedule", "kernel_and_reference", "peak_busy", "run_from_empty",
-           "small_jobs"]
+__all__ = ["HOW_TO_ADD", "KTH", "SmallJobs", "check_schedule", "compare_with_reference",
+           "kernel_and_reference", "peak_busy", "run_from_empty", "small_jobs"]
+
+#: How a rigid policy gets a reference ({name}: the policy's).
+HOW_TO_ADD = ("leave rigid_policy's reference=True (the default: its discipline's pass of "
+              "sweep.testing.naive.rigid, a new pass registered there with "
+              "@sweep.testing.naive.rigid.rigid_pass), or register what RigidHooks.reference holds "
+              "(the pass's name and the order key in Python) with @sweep.testing.naive.reference({name!r}) "
+              "in the module that defines the policy (docs/plugins.md)")
 
 #: The KTH SP2 log shipped with sweep (a path its trace readers resolve, in a checkout or a wheel).
 KTH = "data/traces/KTH-SP2-1996-2.1-cln.swf.gz"
@@ -84,12 +93,27 @@ def small_jobs(rng: np.random.Generator) -> SmallJobs:
 
 def kernel_and_reference(name: str, example: Mapping[str, Any], jobs: Any,
                          processors: int) -> tuple[np.ndarray, list]:
-    """The start times of policy ``name``'s kernel and of the reference pass it names, on ``jobs``."""
+    """The start times of policy ``name``'s kernel and of its reference (:func:`sweep.testing.naive.
+    reference_of`: the pass it names and its order key), on ``jobs``."""
     policy = load_families()["rigid"].policies[name]
     got = policy.hooks.schedule(jobs.submit, jobs.run, jobs.requested, jobs.procs, jobs.priority,
                                 processors, policy.make_params(example))
-    reference = policy.hooks.reference
+    reference = reference_of(policy)
+    if reference is None:
+        raise LookupError(f"rigid policy {name!r} has no reference: {HOW_TO_ADD.format(name=name)}")
     want, _ = naive.simulate(reference.discipline, jobs.submit.tolist(), jobs.run.tolist(),
                              jobs.requested.tolist(), jobs.procs.tolist(), processors, key=reference.key,
                              priority=jobs.priority.tolist())
     return got, want
+
+
+def compare_with_reference(name: str, example: Mapping[str, Any], cases: int = 400) -> None:
+    """``cases`` small random workloads (:func:`small_jobs`): the kernel and the policy's reference
+    start every job at the same time; else one ``AssertionError`` naming the policy, the case and
+    the first job that differs."""
+    rng = np.random.default_rng(2024)
+    for case in range(cases):
+        jobs = small_jobs(rng)
+        got, want = kernel_and_reference(name, example, jobs, jobs.processors)
+        assert_matches(name, f"{dict(example)}, case {case}: {len(jobs.submit)} jobs on {jobs.processors} "
+                             "processors", {"start": got}, {"start": want})

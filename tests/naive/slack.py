@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from sweep.testing.naive.rigid import _earliest, _fits
+from sweep.testing.naive.rigid import earliest, fits
 
 #: The rigid policies this reference implements (the others name a pass of ``sweep.testing.naive.rigid``).
 POLICIES = ("slack",)
@@ -71,7 +71,7 @@ def _insert(j, t, waiting, running, jobs, P, opt):
 
     # conservative's schedule: j at its earliest start, nobody moved
     planned = [(te[i], te[i] + jobs[i]["req"], jobs[i]["n"]) for i in waiting]
-    best_ts = _earliest(t, d_j, n_j, P, held + planned)
+    best_ts = earliest(t, d_j, n_j, P, held + planned)
     best, best_moved, best_te = arrival_price(best_ts), 0, dict(te)
     order = _order(waiting, jobs, p_new, opt)
     # the profile's time slots from t on: now, the running jobs' requested ends, the waiting
@@ -80,7 +80,7 @@ def _insert(j, t, waiting, running, jobs, P, opt):
     slots |= {te[i] for i in waiting} | {te[i] + jobs[i]["req"] for i in waiting}
     for ts in sorted(slots):
         before = [(te[i], te[i] + jobs[i]["req"], jobs[i]["n"]) for i in waiting if te[i] < ts]
-        if not _fits(ts, d_j, n_j, P, held + before):
+        if not fits(ts, d_j, n_j, P, held + before):
             continue
         # every job from ts on delayed by d_j, j alone at ts, then compress in the heuristic's order
         where = {i: te[i] + d_j if te[i] >= ts else te[i] for i in waiting}
@@ -91,7 +91,7 @@ def _insert(j, t, waiting, running, jobs, P, opt):
             others = [(where[k], where[k] + jobs[k]["req"], jobs[k]["n"]) for k in waiting if k != i]
             schedule = held + [(ts, ts + d_j, n_j)] + others
             lo = te[i] if clamp else t
-            where[i] = _earliest(lo, jobs[i]["req"], jobs[i]["n"], P, schedule)
+            where[i] = earliest(lo, jobs[i]["req"], jobs[i]["n"], P, schedule)
             delay = where[i] - te[i]
             if delay > jobs[i]["s"] or (quota and delay > 0):
                 price = math.inf
@@ -114,7 +114,7 @@ def _compress(t, waiting, running, jobs, P):
     for i in waiting:
         others = [(jobs[k]["te"], jobs[k]["te"] + jobs[k]["req"], jobs[k]["n"])
                   for k in waiting if k != i]
-        jobs[i]["te"] = _earliest(t, jobs[i]["req"], jobs[i]["n"], P, held + others)
+        jobs[i]["te"] = earliest(t, jobs[i]["req"], jobs[i]["n"], P, held + others)
 
 
 def simulate(submit, run, req, procs, priority, P, **options):

@@ -1,114 +1,170 @@
-"""Slow, obvious references for the rigid passes FCFS, EASY and conservative.
+"""Slow, obvious references for the rigid passes: the event loop, and each pass found by name.
 
 Plain Python lists and brute-force availability: the free processors at an
 instant are recomputed from every running job and every reservation each time
 they are needed. No sorting tricks, no incremental profile, nothing shared with
 ``sweep.families.rigid``: these exist to be read and trusted, and the kernels
 must match them job for job. A policy names the pass it must match and gives
-its order key in pure Python (``RigidHooks.reference``); the FCFS and EASY
-passes sort their queue by that key, ties by submit order, before every pass.
+its order key in pure Python (``RigidHooks.reference``).
+
+:func:`simulate` is the loop every pass shares: at each instant (a submission, a
+completion, a reservation coming due) the jobs that finish leave, those submitted
+join the queue, and the pass decides which waiting jobs start (:class:`Machine`).
+A pass is one function registered by name with :func:`rigid_pass`, in its own
+module of :mod:`sweep.testing.naive.rigid_passes` (FCFS, EASY and conservative:
+every module there is imported when a pass is first looked up, so a new pass is a
+new file there and no list is edited), or in a plugin's module that its policy
+imports (docs/plugins.md).
 """
 
 from __future__ import annotations
 
+import importlib
 import math
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-#: The passes these references implement; a policy names one (``RigidHooks.reference``).
-PASSES = ("fcfs", "easy", "conservative")
+from sweep.testing.naive._registry import References
+
+__all__ = ["PASSES", "Machine", "declared", "earliest", "fits", "free_at", "pass_named", "rigid_pass",
+           "simulate"]
+
+#: Pass name -> the pass, ``step(machine)`` (module docstring).
+PASSES = References("rigid pass", "register one with @sweep.testing.naive.rigid.rigid_pass({name!r}) in a "
+                                  "new module of sweep/testing/naive/rigid_passes/, or in a plugin's "
+                                  "policy module (docs/plugins.md)")
+
+Holding = tuple[float, float, int]  # (start, end, processors)
 
 
-def _free_at(x, P, intervals):
+def rigid_pass(name: str) -> Callable[[Callable[[Machine], None]], Callable[[Machine], None]]:
+    """Decorator: register the decorated ``step(machine)`` as the reference of the pass ``name``."""
+    return PASSES.register(name)
+
+
+def pass_named(name: str) -> Callable[[Machine], None]:
+    """The reference of the pass ``name``, after importing every module of
+    :mod:`sweep.testing.naive.rigid_passes`; ``LookupError`` naming where to add a missing one."""
+    from sweep.testing.naive import rigid_passes  # its modules import this one
+
+    for module in pkgutil.iter_modules(rigid_passes.__path__):
+        importlib.import_module(f"{rigid_passes.__name__}.{module.name}")
+    return PASSES[name]
+
+
+def free_at(x: float, P: int, intervals: Sequence[Holding]) -> int:
     """Processors free at instant ``x`` given ``(start, end, n)`` holdings."""
     return P - sum(n for s, e, n in intervals if s <= x < e)
 
 
-def _fits(s, d, n, P, intervals):
+def fits(s: float, d: float, n: int, P: int, intervals: Sequence[Holding]) -> bool:
     """Whether ``n`` processors are free throughout ``[s, s + d)``."""
     points = [s] + [b for a, b, _ in intervals if s < b < s + d]
     points += [a for a, b, _ in intervals if s < a < s + d]
-    return all(_free_at(x, P, intervals) >= n for x in points)
+    return all(free_at(x, P, intervals) >= n for x in points)
 
 
-def _earliest(t, d, n, P, intervals):
+def earliest(t: float, d: float, n: int, P: int, intervals: Sequence[Holding]) -> float:
     """Earliest ``s >= t`` from which ``n`` processors stay free for ``d``."""
     for s in sorted({t} | {e for _, e, _ in intervals if e > t}):
-        if _fits(s, d, n, P, intervals):
+        if fits(s, d, n, P, intervals):
             return s
     raise AssertionError("no feasible start")
 
 
-def simulate(policy, submit, run, req, procs, P, key=None, priority=None):
-    """Start times (list) of every job under the pass ``policy`` in fcfs/easy/conservative.
+@dataclass
+class Machine:
+    """The machine and its jobs as a pass sees them at the instant ``t``.
 
-    ``key(t, j, submit, req, procs, priority)`` orders the FCFS and EASY queue
-    at each pass, lowest first, ties by submit order (``None``: submit order);
-    ``priority`` defaults to 0 for every job. Returns ``(start, booked)``;
-    ``booked`` is the conservative reservation made at each job's arrival
-    (``None`` for the other passes).
+    The jobs' columns (``submit``, ``run``, ``req`` the requested time, ``procs``,
+    ``priority``) and ``P``; ``start`` of every job (``None`` until it starts); ``running``
+    and ``queue`` (waiting, in submit order unless a pass reorders it); ``arrived`` and
+    ``finished`` at ``t``; ``resv`` a pass's reservations, job -> start (each one is an
+    instant of the loop), and ``booked`` what a pass records per job (conservative: the
+    reservation made at its arrival).
     """
-    if policy not in PASSES:
-        raise LookupError(f"no naive rigid pass {policy!r} in sweep/testing/naive/rigid.py; "
-                          f"known: {', '.join(PASSES)}")
-    if priority is None:
-        priority = [0.0] * len(submit)
+
+    submit: list[float]
+    run: list[float]
+    req: list[float]
+    procs: list[int]
+    priority: list[float]
+    P: int
+    key: Callable[..., float] | None
+    t: float = 0.0
+    start: list = field(default_factory=list)
+    booked: list = field(default_factory=list)
+    running: list[int] = field(default_factory=list)
+    queue: list[int] = field(default_factory=list)
+    arrived: list[int] = field(default_factory=list)
+    finished: list[int] = field(default_factory=list)
+    resv: dict[int, float] = field(default_factory=dict)
+
+    def holding(self) -> list[Holding]:
+        """What the running jobs hold, until their requested time is up."""
+        return [(self.start[j], self.start[j] + self.req[j], self.procs[j]) for j in self.running]
+
+    def free_now(self) -> int:
+        """Processors no running job holds."""
+        return self.P - sum(self.procs[j] for j in self.running)
+
+    def begin(self, j: int) -> None:
+        """Start the waiting job ``j`` now."""
+        self.start[j] = self.t
+        self.running.append(j)
+        self.queue.remove(j)
+
+    def order_queue(self) -> None:
+        """The queue by the policy's key at ``t``, lowest first, ties by submit order (no key:
+        submit order)."""
+        if self.key is not None:
+            self.queue.sort(key=lambda j: (self.key(self.t, j, self.submit, self.req, self.procs,
+                                                    self.priority), j))
+
+    def start_heads(self) -> None:
+        """Order the queue (:meth:`order_queue`) and start its heads while they fit."""
+        self.order_queue()
+        while self.queue and self.procs[self.queue[0]] <= self.free_now():
+            self.begin(self.queue[0])
+
+
+def simulate(policy: str, submit: Sequence[float], run: Sequence[float], req: Sequence[float],
+             procs: Sequence[int], P: int, key: Callable[..., float] | None = None,
+             priority: Sequence[float] | None = None) -> tuple[list, list]:
+    """Start times (list) of every job under the pass named ``policy`` (:func:`pass_named`).
+
+    ``key(t, j, submit, req, procs, priority)`` orders the queue of the passes that
+    follow it (FCFS, EASY) at each instant, lowest first, ties by submit order
+    (``None``: submit order); ``priority`` defaults to 0 for every job. Returns
+    ``(start, booked)``; ``booked`` is what the pass records per job (conservative:
+    the reservation made at each job's arrival; ``None`` for the other passes).
+    """
+    step = pass_named(policy)
     n = len(submit)
-    start = [None] * n
-    booked = [None] * n
-    resv = {}
-    running, queue = [], []
+    m = Machine(list(submit), list(run), list(req), list(procs),
+                [0.0] * n if priority is None else list(priority), P, key,
+                start=[None] * n, booked=[None] * n)
     nxt = 0
-    while nxt < n or running or queue:
-        times = [submit[nxt]] if nxt < n else []
-        times += [start[j] + run[j] for j in running]
-        times += list(resv.values())
-        t = min(times)
-        finished = [j for j in running if start[j] + run[j] == t]
-        running = [j for j in running if j not in finished]
-        arrived = []
-        while nxt < n and submit[nxt] == t:
-            arrived.append(nxt)
+    while nxt < n or m.running or m.queue:
+        times = [m.submit[nxt]] if nxt < n else []
+        times += [m.start[j] + m.run[j] for j in m.running]
+        times += list(m.resv.values())
+        m.t = t = min(times)
+        m.finished = [j for j in m.running if m.start[j] + m.run[j] == t]
+        m.running = [j for j in m.running if j not in m.finished]
+        m.arrived = []
+        while nxt < n and m.submit[nxt] == t:
+            m.arrived.append(nxt)
             nxt += 1
-        queue += arrived
-        holding = [(start[j], start[j] + req[j], procs[j]) for j in running]
-        if policy == "conservative":
-            if finished:
-                for j in queue:
-                    if j in resv:
-                        others = [(resv[k], resv[k] + req[k], procs[k]) for k in resv if k != j]
-                        resv[j] = _earliest(t, req[j], procs[j], P, holding + others)
-            for j in arrived:
-                others = [(resv[k], resv[k] + req[k], procs[k]) for k in resv]
-                resv[j] = booked[j] = _earliest(t, req[j], procs[j], P, holding + others)
-            for j in [k for k in queue if resv[k] == t]:
-                start[j] = t
-                running.append(j)
-                queue.remove(j)
-                del resv[j]
-            continue
-        if key is not None:
-            queue.sort(key=lambda j: (key(t, j, submit, req, procs, priority), j))
-        free_now = P - sum(procs[j] for j in running)
-        while queue and procs[queue[0]] <= free_now:
-            j = queue.pop(0)
-            start[j] = t
-            running.append(j)
-            free_now -= procs[j]
-        if policy == "fcfs" or not queue:
-            continue
-        head = queue[0]
-        holding = [(start[j], start[j] + req[j], procs[j]) for j in running]
-        shadow = min(s for s in {t} | {e for _, e, _ in holding}
-                     if _free_at(s, P, holding) >= procs[head] and s >= t)
-        extra = _free_at(shadow, P, holding) - procs[head]
-        for j in list(queue[1:]):
-            if procs[j] > free_now:
-                continue
-            if t + req[j] <= shadow or procs[j] <= extra:
-                if t + req[j] > shadow:
-                    extra -= procs[j]
-                start[j] = t
-                running.append(j)
-                queue.remove(j)
-                free_now -= procs[j]
-    assert all(s is not None and not math.isnan(s) for s in start)
-    return start, booked
+        m.queue += m.arrived
+        step(m)
+    assert all(s is not None and not math.isnan(s) for s in m.start)
+    return m.start, m.booked
+
+
+def declared(policy: Any) -> Any | None:
+    """A rigid policy's reference where none is registered under its name: what its hooks name,
+    ``RigidHooks.reference`` (the pass and the order key in Python), ``None`` if nothing."""
+    return policy.hooks.reference
