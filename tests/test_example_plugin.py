@@ -84,15 +84,17 @@ def test_sweeps_with_the_plugins_policies_and_distribution_run(venv, tmp_path):
 
 
 def test_the_generic_tests_pass_on_the_plugins_policies(venv, tmp_path):
-    """Every plugin policy found, without naming them: the invariants, the rigid reference and
-    serial = Ray (a local Ray in the venv, its workers loading the plugin)."""
+    """Every plugin policy found, without naming them: the invariants, each policy against its
+    plain-Python reference (JIQ's registered in its module, saf_easy's the EASY pass with its key)
+    and serial = Ray (a local Ray in the venv, its workers loading the plugin)."""
     done = run_checked([str(venv / "python"), "-m", "pytest", "-v", "-p", "no:cacheprovider", "--pyargs",
                         "sweep.testing"], cwd=tmp_path, env=_env())
     passed = sorted(line.split("::")[1].split(" ")[0] for line in done.stdout.splitlines()
                     if " PASSED" in line)
-    assert passed == ["test_dispatch_simulation[jiq]", "test_parameters_and_examples[jiq]",
-                      "test_parameters_and_examples[saf_easy]", "test_rigid_matches_its_reference[saf_easy]",
-                      "test_rigid_small_random_workloads[saf_easy]", "test_rigid_whole_kth_trace[saf_easy]",
+    assert passed == ["test_dispatch_simulation[jiq]", "test_matches_its_reference[jiq]",
+                      "test_matches_its_reference[saf_easy]", "test_parameters_and_examples[jiq]",
+                      "test_parameters_and_examples[saf_easy]", "test_rigid_small_random_workloads[saf_easy]",
+                      "test_rigid_whole_kth_trace[saf_easy]",
                       "test_serial_and_ray_give_identical_results[dispatch]",
                       "test_serial_and_ray_give_identical_results[rigid]", "test_the_chosen_policies_exist"]
 

@@ -21,9 +21,14 @@ What runs, for each chosen policy and each of its ``examples``:
   (``start = max(arrival, the host's previous end)``) and running its size;
 - rigid (:mod:`sweep.testing.rigid`): on small random workloads and on the whole KTH trace
   every job starts exactly once, never before its submission, never with more than P
-  processors busy; and a policy that names a pass of the slow reference
-  (:mod:`sweep.testing.naive.rigid`, ``RigidHooks.reference``, the default of
-  ``rigid_policy``) matches it start for start.
+  processors busy;
+- every policy that has a plain-Python reference (:mod:`sweep.testing.naive`: registered under
+  its name with ``@sweep.testing.naive.reference(name)``, or for a rigid policy the pass its
+  ``RigidHooks.reference`` names, the default of ``rigid_policy``): its family's compiled run
+  matches the reference on small random cases (``compare_with_reference`` of
+  ``sweep.testing.<family>``: dispatch job by job and in the summary statistics, rigid start for
+  start), failing with the policy and the first difference; a policy without one is skipped
+  with a line saying how to add it.
 
 The same checks run over sweep's own policies in its test suite (``tests/test_policies.py``,
 ``tests/dispatch``, ``tests/rigid``), from these modules. A test module of one's own can use

@@ -3,6 +3,9 @@ says which policies and what is checked)."""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -12,17 +15,30 @@ from sweep.testing import dispatch as dispatch_checks
 from sweep.testing import rigid as rigid_checks
 from sweep.testing.checks import check_parameters_and_examples, check_serial_equals_ray
 from sweep.testing.fixtures import ray_session  # noqa: F401 (a fixture, used by name)
+from sweep.testing.naive import REFERENCES, reference_of
 
 CHOSEN = chosen_policies()
 FAMILIES = sorted({family_of(name).name for name in CHOSEN})
 
 
-def _examples(family: str, *, referenced: bool = False) -> list:
-    """``(policy, example)`` of every chosen policy of ``family`` (``referenced``: only those that name a
-    slow reference), as pytest parameters with readable ids."""
+def _examples(family: str | None = None) -> list:
+    """``(policy, example)`` of every chosen policy of ``family`` (``None``: of every family), as
+    pytest parameters with readable ids."""
     return [pytest.param(name, dict(example), id="-".join([name, *(f"{k}={v}" for k, v in example.items())]))
-            for name, policy in CHOSEN.items() if policy.family == family
-            and (not referenced or policy.hooks.reference is not None) for example in policy.examples]
+            for name, policy in CHOSEN.items() if family in (None, policy.family)
+            for example in policy.examples]
+
+
+def _comparison(family: str) -> Callable[..., None] | None:
+    """The family's comparison of a policy with its reference, ``compare_with_reference(name,
+    example)`` of :mod:`sweep.testing.<family>`; ``None`` where there is none."""
+    try:
+        module = importlib.import_module(f"sweep.testing.{family}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"sweep.testing.{family}":
+            raise
+        return None
+    return getattr(module, "compare_with_reference", None)
 
 
 def test_the_chosen_policies_exist():
@@ -74,10 +90,16 @@ def test_rigid_whole_kth_trace(kth_jobs, name, example):
     rigid_checks.check_schedule(kth_jobs, start, 128)
 
 
-@pytest.mark.parametrize(("name", "example"), _examples("rigid", referenced=True))
-def test_rigid_matches_its_reference(name, example):
-    rng = np.random.default_rng(2024)
-    for _ in range(400):
-        jobs = rigid_checks.small_jobs(rng)
-        got, want = rigid_checks.kernel_and_reference(name, example, jobs, jobs.processors)
-        np.testing.assert_array_equal(got, want)
+@pytest.mark.parametrize(("name", "example"), _examples())
+def test_matches_its_reference(name, example):
+    """The family's compiled run against the policy's plain-Python reference on small random cases
+    (:mod:`sweep.testing.naive`); skipped, saying how to add one, for a policy without one."""
+    policy = CHOSEN[name]
+    compare = _comparison(policy.family)
+    if compare is None:
+        pytest.skip(f"policy {name!r}: the {policy.family} family has no plain-Python reference in "
+                    "sweep.testing.naive yet")
+    if reference_of(policy) is None:
+        how = getattr(importlib.import_module(f"sweep.testing.{policy.family}"), "HOW_TO_ADD", REFERENCES.how)
+        pytest.skip(f"policy {name!r} has no plain-Python reference: {how.format(name=name)}")
+    compare(name, example)

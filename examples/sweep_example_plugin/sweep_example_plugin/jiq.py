@@ -9,6 +9,10 @@ became idle: the job goes to the host idle the longest (ties: lowest index), els
 ``floor(h U)`` with ``U`` from the policy's own random stream, as under Random. A departure
 from the paper: its dispatchers learn of idle servers by messages; here the one dispatcher
 knows at once.
+
+:func:`_reference` is the same rule in plain Python, registered under the policy's name for
+sweep's generic tests (``pytest --pyargs sweep.testing``), which run the compiled policy against
+it job by job (docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from sweep.families.dispatch import (
     free_time,
     host_count,
 )
+from sweep.testing.naive import reference
+from sweep.testing.naive.dispatch import View
 
 #: The version of sweep's plugin contract this module was written for (docs/plugins.md).
 SWEEP_CONTRACT = 1
@@ -61,3 +67,13 @@ def _analytic(point: Point, workload: Workload) -> dict[str, object]:
 
 
 POLICY = dispatch_policy("jiq", kernel=_run, analytic=_analytic, assigner=_random_hosts)
+
+
+@reference("jiq")
+def _reference(view: View, job: int, now: float) -> int:
+    """JIQ read off the reference's plain-Python hosts: the idle host that became idle first
+    (lowest index on ties), else host ``floor(h U)`` with the job's own uniform."""
+    idle = [h for h in range(view.hosts) if view.idle_since(h) is not None]
+    if idle:
+        return min(idle, key=lambda h: (view.idle_since(h), h))
+    return int(view.draws[job] * view.hosts)
