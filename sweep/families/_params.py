@@ -27,7 +27,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["NoParams", "Spec", "check_params", "param", "params_doc"]
+import numpy as np
+
+__all__ = ["NoParams", "Spec", "check_params", "kernel_fields", "kernel_values", "param", "params_doc"]
+
+#: What a compiled kernel reads of a parameter: a bool, an integer or a number.
+KernelValue = bool | int | float
 
 
 @dataclass(frozen=True)
@@ -192,3 +197,37 @@ def params_doc(cls: type) -> list[tuple[str, Any, str, str]]:
     """``(name, default, allowed values, doc)`` of every parameter: for ``--help`` and docs."""
     return [(f.name, f.default, _spec(f).describe(f.default), _spec(f).doc)
             for f in dataclasses.fields(cls)]
+
+
+def kernel_values(params: Any, *, taken: Sequence[str] = ()) -> dict[str, KernelValue]:
+    """A policy's parameter dataclass as a compiled kernel reads it, field by field.
+
+    A bool, an integer or a number is itself; a string of ``choices`` is its
+    index in the field's ``choices`` (the policy's own code compares it with
+    its constants). The fields named in ``taken`` are left out: the family
+    fills those (e.g. from the workload, or options its loop reads itself).
+    So a new parameter reaches a family's kernel by its name, with no edit of
+    the family. One-line ``ValueError`` for a field no kernel can hold (a
+    ``None``, a mapping, a list, a string without choices).
+    """
+    values: dict[str, KernelValue] = {}
+    for f in dataclasses.fields(params):
+        if f.name in taken:
+            continue
+        value, choices = getattr(params, f.name), _spec(f).choices
+        if isinstance(value, str) and choices is not None:
+            values[f.name] = choices.index(value)
+        elif isinstance(value, bool | int | float):
+            values[f.name] = value
+        else:
+            raise ValueError(f"parameter {f.name!r} of {type(params).__name__} cannot reach a compiled "
+                             f"kernel: it must be a bool, an integer, a number or one of its choices, "
+                             f"got {value!r}")
+    return values
+
+
+def kernel_fields(values: Mapping[str, KernelValue]) -> list[tuple[str, type]]:
+    """The record fields that hold ``values`` (:func:`kernel_values`): ``np.bool_`` for a bool,
+    ``np.int64`` for an integer, ``np.float64`` for a number, in their order."""
+    return [(name, np.bool_ if isinstance(v, bool) else np.int64 if isinstance(v, int) else np.float64)
+            for name, v in values.items()]

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sweep.families import load_families
+from sweep.families import Policy, load_families
 from sweep.families.gang import _core
 
 FAMILY = load_families()["gang"]
@@ -18,16 +18,19 @@ def machine(processors: int, ticks: int, slices: int, trace: bool = True) -> Any
     return SIM.Machine(processors, 1.0, ticks, (float(slices),), slices if trace else 0)
 
 
-def run(policy: str, jobs: dict, processors: int, ticks: int, slices: int, *,
+def run(policy: str | Policy, jobs: dict, processors: int, ticks: int, slices: int, *,
         example: dict | None = None, workload: dict | None = None, deterministic: bool = True,
         pool: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
-    """Run ``policy`` on ``jobs`` (columns arrival, width, work in ticks; cls); (run, the kernel's settings).
+    """Run ``policy`` (a registered one's name, or a Policy) on ``jobs`` (columns arrival, width,
+    work in ticks; cls); (run, the kernel's settings).
 
     ``workload`` gives io_burst, io_wait, sync_phase in *seconds* of a 1-second slice, i.e.
     in slices; times ``ticks`` they are ticks.
     """
     m = machine(processors, ticks, slices)
-    params = FAMILY.policies[policy].make_params(example or {})
+    if isinstance(policy, str):
+        policy = FAMILY.policies[policy]
+    params = policy.make_params(example or {})
     settings = SIM.kernel_settings(params, workload or {}, m, 10**6, deterministic)
     pool = SIM.draw_pool(np.random.default_rng(0), 1 << 10) if pool is None else pool
     cls = np.asarray(jobs.get("cls", np.zeros(len(jobs["arrival"]), np.int64)), np.int64)

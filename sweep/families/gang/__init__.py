@@ -18,22 +18,34 @@ listed in ``docs/ipg00-gang.md``.
 What a policy file imports from this package (``from sweep.families.gang import ...``;
 ``docs/adding-a-policy.md`` §6), never from its ``_`` modules:
 
-- the contract: :class:`GangHooks`, and the parameter dataclasses
-  :class:`GangParams` (packing) and :class:`ConcurrentGangParams`;
-- the loop the *local* hook is compiled into, ``simulate_core``;
+- the contract: :class:`GangHooks`, and :class:`GangParams` (packing, with
+  its choices ``PACKINGS``): a policy's parameters are its own dataclass
+  (Concurrent Gang's is in ``concurrent_gang``);
+- the loop the *local* and *priority* hooks are compiled into, ``simulate_core``,
+  and the *priority* hook of a policy that keeps no column index, ``no_priority``;
 - what a hook reads of a task: ``task_status`` (``READY``, ``IO``, ``BARRIER``,
   ``DONE``), ``wake_tick``, ``NEVER`` (no tick in this slice); a PE's column in
   priority order: ``group_end``, ``first_row_from``;
-- ``SETTINGS``, the record ``par`` the hook receives: the fields it holds (a
-  parameter reaches the kernel only through a field of it, filled by
-  ``_simulate.kernel_settings``).
+- ``SETTINGS``, the family's fields of the record ``par`` the hooks receive;
+  the policy's parameters follow, each under its own name (filled by
+  ``_simulate.kernel_settings``: a new parameter needs no edit here).
 """
 
 from sweep.families import Family
 from sweep.families.gang._column import first_row_from, group_end
-from sweep.families.gang._core import BARRIER, DONE, IO, NEVER, READY, SETTINGS, task_status, wake_tick
+from sweep.families.gang._core import (
+    BARRIER,
+    DONE,
+    IO,
+    NEVER,
+    READY,
+    SETTINGS,
+    no_priority,
+    task_status,
+    wake_tick,
+)
 from sweep.families.gang._loop import simulate_core
-from sweep.families.gang._policy import ConcurrentGangParams, GangHooks, GangParams
+from sweep.families.gang._policy import PACKINGS, GangHooks, GangParams
 from sweep.families.gang._simulate import (
     VARIABLES,
     GangMachine,
@@ -62,6 +74,6 @@ FAMILY = Family(
     load_applied=load_applied,
 )
 
-__all__ = ["BARRIER", "DONE", "FAMILY", "IO", "NEVER", "READY", "SETTINGS", "ConcurrentGangParams",
-           "GangHooks", "GangParams", "first_row_from", "group_end", "simulate_core", "task_status",
+__all__ = ["BARRIER", "DONE", "FAMILY", "IO", "NEVER", "PACKINGS", "READY", "SETTINGS", "GangHooks",
+           "GangParams", "first_row_from", "group_end", "no_priority", "simulate_core", "task_status",
            "wake_tick"]

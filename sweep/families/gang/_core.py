@@ -58,20 +58,21 @@ READY, IO, BARRIER, DONE = 0, 1, 2, 3
 # Job classes.
 COMPUTE, IOCLASS, SYNC = 0, 1, 2
 CLASS_NAMES = ("compute", "io", "sync")
-#: The kernel's parameters, one record (``_simulate.kernel_settings``): the local priority's
-#: α and β, the grades' smoothing γ (§3.3.2); the mean I/O burst, I/O wait and sync phase in
-#: ticks and the sync imbalance (the workload); ticks per slice, the packing and classifier
-#: rules, 1 for deterministic lengths, the in-system cap of jobs, the first slice traced.
-SETTINGS = np.dtype([("alpha", np.float64), ("beta", np.float64), ("smoothing", np.float64),
-                     ("io_burst", np.float64), ("io_wait", np.float64), ("sync_phase", np.float64),
-                     ("sync_imbalance", np.float64), ("ticks", np.int64), ("packing", np.int64),
-                     ("classifier", np.int64), ("deterministic", np.int64), ("max_jobs", np.int64),
-                     ("trace_from", np.int64)], align=True)
+#: The family's fields of the kernel's record ``par`` (``_simulate.kernel_settings``): the mean
+#: I/O burst, I/O wait and sync phase in ticks and the sync imbalance (the workload); ticks per
+#: slice; the two options the loop itself reads of a policy's parameters, the packing rule and
+#: the grades' smoothing γ (§3.3.2); 1 for deterministic lengths, the in-system cap of jobs, the
+#: first slice traced. The policy's own parameters follow, each by its name
+#: (:func:`sweep.families._params.kernel_values`: a choice as its index in its choices).
+SETTINGS_FIELDS = [("io_burst", np.float64), ("io_wait", np.float64), ("sync_phase", np.float64),
+                   ("sync_imbalance", np.float64), ("ticks", np.int64), ("packing", np.int64),
+                   ("smoothing", np.float64), ("deterministic", np.int64), ("max_jobs", np.int64),
+                   ("trace_from", np.int64)]
+SETTINGS = np.dtype(SETTINGS_FIELDS, align=True)
 FIRST_FIT, BEST_FIT = 0, 1
-FUZZY, ISPAN = 0, 1
-#: The ISPAN rule: a task is scheduled locally while its slot utilisation,
-#: averaged over its last ISPAN_CYCLES slots, is below ISPAN_THRESHOLD.
-ISPAN_CYCLES, ISPAN_THRESHOLD = 5, 0.5
+#: The grades' slot utilisation is averaged over this many slots (Silva & Scherson 1999's ISPAN
+#: rule reads it: ``concurrent_gang``).
+ISPAN_CYCLES = 5
 #: What the loop reports at each report time, cumulative (one record per report time, −1 where
 #: not reached): idle PE-ticks, empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix
 #: holds a job and the idle PE-ticks among those, slots (PE × slice) in which the PE ran no task
@@ -297,9 +298,6 @@ def wake_tick(x, t, tasks, jobs):
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def local_priority(x, tasks, settings):
-    """Task ``x``'s priority for the local scheduler from its grades, −1 below the floor."""
-    if settings.classifier == ISPAN:
-        return 1.0 if tasks.util[x] < ISPAN_THRESHOLD else -1.0
-    pr = max(settings.alpha * tasks.lam_io[x], tasks.lam_comp[x])
-    return pr if pr > settings.beta else -1.0
+def no_priority(x, tasks, par):
+    """The *priority* hook of a policy that keeps no column index (``indexed`` false): never read."""
+    return -1.0

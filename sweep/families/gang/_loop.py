@@ -35,14 +35,14 @@ from sweep.families.gang._core import (
     _grade,
     _pack,
     _step,
-    local_priority,
     task_status,
 )
 
 
 @jit(**NO_REFCOUNT)
-def _index_columns(rows, tasks, mach, par):
-    """Each PE's column of the new matrix in its local scheduler's order (``_column``), done tasks out."""
+def _index_columns(rows, tasks, mach, par, priority):
+    """Each PE's column of the new matrix in its local scheduler's order (``_column``: by the
+    *priority* hook), done tasks out."""
     mat = mach.mat
     for p in range(mat.shape[1]):
         n = 0
@@ -50,7 +50,7 @@ def _index_columns(rows, tasks, mach, par):
             mach.at[r, p] = -1
             x = mat[r, p]
             if x >= 0 and tasks.state[x] != DONE:
-                append(p, n, r, local_priority(x, tasks, par), mach)
+                append(p, n, r, priority(x, tasks, par), mach)
                 n += 1
         mach.size[p] = n
 
@@ -130,18 +130,23 @@ def _pe_slice(p, s, row, rows, tasks, jobs, mach, pool, par, rec, t_from, local)
 
 @jit(inline="always", **NO_REFCOUNT)
 def simulate_core(jobs, tasks, mach, pool, settings, report, out, rec, owner, active, local,
-                  indexed):
+                  priority, indexed):
     """Run from tick 0 to ``report[-1]`` (a whole number of slices); ``local`` is the hook.
 
     ``indexed``: keep each PE's column in its local scheduler's order
-    (``mach.order``, ``_column``) for ``local`` to read; Gang needs none.
+    (``mach.order``, ``_column``) for ``local`` to read, ordered by the
+    *priority* hook ``priority(x, tasks, par) -> float`` (task ``x``'s
+    priority from its grades, −1 for none: read at each rebuild and after each
+    grade update, so it may depend on the grades and ``par`` only); Gang needs
+    none (``_core.no_priority``).
 
     ``report``: ticks (multiples of ``K``) at which the cumulative idle PE-ticks,
     empty-slot PE-ticks, busy PE-ticks, PE-ticks while the matrix holds a job
     and idle PE-ticks among those, slots (PE × slice) in which the PE ran no
     task at all and task-slices (tasks in the matrix, summed over slices) are
     written to ``out`` (one ``_core.REPORT`` record each). ``settings`` is one
-    ``_core.SETTINGS`` record in an array of one. ``rec`` (ticks × PEs) receives the task run
+    record of ``_core.SETTINGS``'s fields and the policy's parameters, in an
+    array of one. ``rec`` (ticks × PEs) receives the task run
     in each of ``rec.shape[0]`` ticks from slice ``settings.trace_from`` on
     (−1: idle), ``owner`` (slices × PEs) the slot's task of the same slices.
     ``active`` is work space for the ids of the jobs present.
@@ -193,7 +198,7 @@ def simulate_core(jobs, tasks, mach, pool, settings, report, out, rec, owner, ac
                     assigned += jobs.width[active[a]]
                     barriers = barriers or jobs.cls[active[a]] == SYNC
                 if indexed:
-                    _index_columns(rows, tasks, mach, par)
+                    _index_columns(rows, tasks, mach, par, priority)
                 rebuilds += 1
                 changed = False
         row = cur
@@ -250,7 +255,7 @@ def simulate_core(jobs, tasks, mach, pool, settings, report, out, rec, owner, ac
                 if g >= 0:
                     _grade(g, obs, p, tasks, par, K)
                     if indexed:
-                        reorder(p, row, local_priority(g, tasks, par), mach)
+                        reorder(p, row, priority(g, tasks, par), mach)
         task_slices += assigned
         for p in range(P):
             if obs[p, 3] == 0:

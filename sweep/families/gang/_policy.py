@@ -20,10 +20,17 @@ task wakes. ``mach.rr`` is each PE's round-robin pointer (a row);
 ``local_scheduling`` says whether the policy has a local scheduler at all: the
 invariants test holds a policy without one to its slots, and the salad family's
 scheduler slot fills a slot its job leaves empty only under a policy with one.
-The parameters (``packing``; ``alpha``, ``beta``, ``smoothing``,
-``classifier``) reach the kernel, with the workload's and the machine's, as
-one ``_core.SETTINGS`` record (``par``: ``par.alpha``, ``par.ticks``, ...),
-filled by ``_simulate.kernel_settings``.
+The kernel's *priority* hook ``priority(x, tasks, par) -> float`` orders each
+PE's column for ``local`` (when ``indexed``; ``no_priority`` otherwise).
+
+The parameters are the policy's own dataclass (its ``Policy.params``): every
+field reaches the kernel by its name in one record, ``par`` (``par.alpha``,
+``par.ticks``, ...), with the workload's and the machine's fields
+(``_core.SETTINGS``), filled by ``_simulate.kernel_settings``: a number or a
+bool as itself, a string of ``choices`` as its index there. So a policy with
+a parameter of a new name is its file and its YAML; the family reads two of a
+policy's parameters itself, by name: ``packing`` (:class:`GangParams`;
+first fit without it) and ``smoothing`` (the grades' γ, 0.5 without it).
 The kernel is compiled with ``sweep._numba.jit``, its disk cache
 (renewed when any file of this package changes).
 """
@@ -36,7 +43,6 @@ from dataclasses import dataclass
 from sweep.families._params import param
 
 PACKINGS = ("first_fit", "best_fit")
-CLASSIFIERS = ("fuzzy", "ispan")
 
 
 @dataclass(frozen=True)
@@ -54,21 +60,3 @@ class GangParams:
     packing: str = param("first_fit", choices=PACKINGS,
                          doc="how jobs are packed into the matrix rows (CSSE00 §3.3.3: first fit; "
                              "best fit differed by at most 3%, Silva & Scherson 1999)")
-
-
-@dataclass(frozen=True)
-class ConcurrentGangParams:
-    """Parameters of Concurrent Gang (CSSE00 §3.3.3, eq. 1); α, β, γ are reconstructions."""
-
-    packing: str = param("first_fit", choices=PACKINGS,
-                         doc="how jobs are packed into the matrix rows (as Gang)")
-    alpha: float = param(2.0, gt=1, doc="weight of the I/O grade in Pr(T) = max(α λ_IO, λ_COMP); "
-                                        "α > 1 (CSSE00 eq. 1); the value 2 is a reconstruction")
-    beta: float = param(0.5, ge=0, le=1, doc="priority floor: no task at or below it runs "
-                                             "uncoordinated (CSSE00 §3.3.3); 0.5 reconstructed")
-    smoothing: float = param(0.5, gt=0, le=1, doc="weight of the last slot in the membership grades "
-                                                  "(exponential average; reconstructed)")
-    classifier: str = param("fuzzy", choices=CLASSIFIERS,
-                            doc="fuzzy: Pr(T) of CSSE00 eq. 1; ispan: run locally the tasks whose "
-                                "slot utilisation averaged over 5 slots is below 0.5 (Silva & "
-                                "Scherson 1999), round robin among them")

@@ -38,9 +38,10 @@ from typing import Any
 import numpy as np
 
 from sweep._numba import record
-from sweep.families import Point, Result, Variable, check_params, load_families, param
+from sweep.families import Point, Policy, Result, Variable, check_params, load_families, param
+from sweep.families._params import kernel_fields, kernel_values
 from sweep.families.gang import _core
-from sweep.families.gang._policy import CLASSIFIERS, PACKINGS
+from sweep.families.gang._policy import PACKINGS
 from sweep.families.gang._workload import GangJobs, check_workload, jann_jobs, swf_jobs
 
 #: Rows of the pool from which task bursts, waits and phases are read (a power of two; 64 KB,
@@ -139,7 +140,7 @@ def machine_of(system: Mapping[str, Any]) -> Machine:
 
 def validate(point: Point) -> None:
     """Check the policy, its parameters, the machine and the workload before any run."""
-    load_families()["gang"].params(point)
+    policy_values(load_families()["gang"].params(point))
     if point.model != "simulation":
         raise ValueError(f"model must be simulation for the gang family, got {point.model!r}")
     machine = machine_of(point.system)
@@ -155,23 +156,35 @@ def load_jobs(point: Point, rng: np.random.Generator) -> GangJobs:
     return jann_jobs(point.workload, machine.processors, float(point.load), horizon, rng)
 
 
+#: The two of a policy's parameters the loop itself reads (``_core.SETTINGS``), by name, and their
+#: values for a policy without them: the packing rule (CSSE00 §3.3.3) and the grades' γ (§3.3.2).
+LOOP_PARAMS = {"packing": "first_fit", "smoothing": 0.5}
+
+
+def policy_values(params: Any) -> dict[str, bool | int | float]:
+    """The policy's own parameters as the kernel's record holds them, each by its name (a choice as
+    its index in its choices); one-line ``ValueError`` for one no record can hold."""
+    return kernel_values(params, taken=_core.SETTINGS.names)
+
+
 def kernel_settings(params: Any, workload: Mapping[str, Any], machine: Machine,
                     max_jobs: int, deterministic: bool = False) -> np.ndarray:
-    """The kernel's parameters: one ``_core.SETTINGS`` record, in an array of one."""
-    settings = record(_core.SETTINGS)
-    settings["alpha"] = getattr(params, "alpha", 2.0)
-    settings["beta"] = getattr(params, "beta", 1.0)
-    settings["smoothing"] = getattr(params, "smoothing", 0.5)
+    """The kernel's parameters, ``par``: one record, in an array of one, of the family's fields
+    (``_core.SETTINGS``) and then every other parameter of the policy's dataclass by its name."""
+    own = policy_values(params)
+    settings = record(np.dtype(_core.SETTINGS_FIELDS + kernel_fields(own), align=True))
     settings["io_burst"] = machine.to_ticks(float(workload.get("io_burst", 0.2)))
     settings["io_wait"] = machine.to_ticks(float(workload.get("io_wait", 0.5)))
     settings["sync_phase"] = machine.to_ticks(float(workload.get("sync_phase", 3.0)))
     settings["sync_imbalance"] = float(workload.get("sync_imbalance", 0.5))
     settings["ticks"] = machine.ticks
-    settings["packing"] = PACKINGS.index(params.packing)
-    settings["classifier"] = CLASSIFIERS.index(getattr(params, "classifier", "fuzzy"))
+    settings["packing"] = PACKINGS.index(getattr(params, "packing", LOOP_PARAMS["packing"]))
+    settings["smoothing"] = getattr(params, "smoothing", LOOP_PARAMS["smoothing"])
     settings["deterministic"] = int(deterministic)
     settings["max_jobs"] = max_jobs
     settings["trace_from"] = round(machine.trace_start / machine.slice)
+    for name, value in own.items():
+        settings[name] = value
     return settings
 
 
@@ -188,10 +201,11 @@ class Run:
     slices: int
 
 
-def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray, work: np.ndarray,
+def run_kernel(policy: str | Policy, params: Any, arrival: np.ndarray, width: np.ndarray, work: np.ndarray,
                cls: np.ndarray, settings: np.ndarray, report: np.ndarray,
                processors: int, pool: np.ndarray, trace_ticks: int = 0) -> Run:
-    """Run the policy's kernel on jobs given in ticks (arrival order); the hand-worked tests use it."""
+    """Run the policy's kernel (a registered one's name, or a :class:`~sweep.families.Policy`) on jobs
+    given in ticks (arrival order); the hand-worked tests use it."""
     n = arrival.size
     width = np.asarray(width, np.int64)
     if n and width.max() > processors:
@@ -216,7 +230,9 @@ def run_kernel(policy: str, params: Any, arrival: np.ndarray, width: np.ndarray,
     rec = np.full((max(0, min(trace_ticks, int(report[-1]) - trace_from * ticks)),
                    processors), -1, np.int64)
     owner = np.full((rec.shape[0] // ticks, processors), -1, np.int64)
-    kernel = load_families()["gang"].policies[policy].hooks.kernel
+    if isinstance(policy, str):
+        policy = load_families()["gang"].policies[policy]
+    kernel = policy.hooks.kernel
     slices = kernel(jobs, tasks, mach, pool, settings, report, out, rec, owner,
                     np.zeros(max(n, 1), np.int64))
     return Run(jobs, tasks, out, rec, owner, int(mach.outcome["status"][0]), int(slices))

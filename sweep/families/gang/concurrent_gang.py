@@ -19,13 +19,15 @@ Gang's tick for tick (``tests/gang/test_invariants.py``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sweep._numba import NO_REFCOUNT, jit
-from sweep.families import Policy
+from sweep.families import Policy, param
 from sweep.families.gang import (
     DONE,
     NEVER,
+    PACKINGS,
     READY,
-    ConcurrentGangParams,
     GangHooks,
     first_row_from,
     group_end,
@@ -33,6 +35,46 @@ from sweep.families.gang import (
     task_status,
     wake_tick,
 )
+
+CLASSIFIERS = ("fuzzy", "ispan")
+#: ``par.classifier`` of the ISPAN rule: its index in :data:`CLASSIFIERS` (the kernel's record
+#: holds a choice as its index).
+ISPAN = CLASSIFIERS.index("ispan")
+#: The ISPAN rule: a task is scheduled locally while its slot utilisation, averaged over its last
+#: 5 slots (the family's grades), is below this.
+ISPAN_THRESHOLD = 0.5
+
+
+@dataclass(frozen=True)
+class ConcurrentGangParams:
+    """Parameters of Concurrent Gang (CSSE00 §3.3.3, eq. 1); α, β, γ are reconstructions.
+
+    Each reaches the kernel's record ``par`` by its name; ``packing`` and
+    ``smoothing`` are also read by the family's loop (the matrix, the grades).
+    """
+
+    packing: str = param("first_fit", choices=PACKINGS,
+                         doc="how jobs are packed into the matrix rows (as Gang)")
+    alpha: float = param(2.0, gt=1, doc="weight of the I/O grade in Pr(T) = max(α λ_IO, λ_COMP); "
+                                        "α > 1 (CSSE00 eq. 1); the value 2 is a reconstruction")
+    beta: float = param(0.5, ge=0, le=1, doc="priority floor: no task at or below it runs "
+                                             "uncoordinated (CSSE00 §3.3.3); 0.5 reconstructed")
+    smoothing: float = param(0.5, gt=0, le=1, doc="weight of the last slot in the membership grades "
+                                                  "(exponential average; reconstructed)")
+    classifier: str = param("fuzzy", choices=CLASSIFIERS,
+                            doc="fuzzy: Pr(T) of CSSE00 eq. 1; ispan: run locally the tasks whose "
+                                "slot utilisation averaged over 5 slots is below 0.5 (Silva & "
+                                "Scherson 1999), round robin among them")
+
+
+@jit(inline="always", **NO_REFCOUNT)
+def _priority(x, tasks, par):
+    """Task ``x``'s local priority from its grades: ``Pr(T) = max(α λ_IO, λ_COMP)`` (CSSE00 eq. 1),
+    −1 at or below the floor β; under ISPAN 1 below the utilisation threshold, else −1."""
+    if par.classifier == ISPAN:
+        return 1.0 if tasks.util[x] < ISPAN_THRESHOLD else -1.0
+    pr = max(par.alpha * tasks.lam_io[x], tasks.lam_comp[x])
+    return pr if pr > par.beta else -1.0
 
 
 @jit(inline="always", **NO_REFCOUNT)
@@ -84,7 +126,7 @@ def _highest_priority(p, t, row, rows, mat, tasks, jobs, mach, pool, par):
 @jit(**NO_REFCOUNT)
 def _run(jobs, tasks, mach, pool, settings, report, out, rec, owner, active):
     return simulate_core(jobs, tasks, mach, pool, settings, report, out, rec, owner, active,
-                         _highest_priority, True)
+                         _highest_priority, _priority, True)
 
 
 POLICY = Policy("concurrent_gang", "gang", GangHooks(kernel=_run, local_scheduling=True),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sweep._numba import NO_REFCOUNT, jit
 from sweep.families import Policy
-from sweep.families.gang import NEVER, GangHooks, GangParams, simulate_core
+from sweep.families.gang import NEVER, GangHooks, GangParams, no_priority, simulate_core
 
 
 @jit(**NO_REFCOUNT)
@@ -24,7 +24,7 @@ def _no_local(p, t, row, rows, mat, tasks, jobs, mach, pool, par):
 @jit(**NO_REFCOUNT)
 def _run(jobs, tasks, mach, pool, settings, report, out, rec, owner, active):
     return simulate_core(jobs, tasks, mach, pool, settings, report, out, rec, owner, active,
-                         _no_local, False)
+                         _no_local, no_priority, False)
 
 
 POLICY = Policy("gang", "gang", GangHooks(kernel=_run, local_scheduling=False), GangParams,
