@@ -27,7 +27,7 @@ def by_hand(weights, place, edges=()) -> salad.Mapped:
     src = np.array([e[0] for e in edges], np.int64)
     dst = np.array([e[1] for e in edges], np.int64)
     graph = TaskGraph(np.array(weights, float), src, dst, np.array([e[2] for e in edges], float))
-    return salad.Mapped(graph, np.array(place), np.arange(len(weights)), 0, float(max(weights)))
+    return salad.Mapped(graph, np.array(place), np.arange(len(weights)), 0, 0, float(max(weights)))
 
 
 def ends(pt: Point, apps, chosen, arrival) -> np.ndarray:
@@ -99,6 +99,32 @@ def test_one_job_alone_is_the_mapping_familys_executor(mapper, seed):
     plan = hooks.map(inst, stages.mapper_params, np.random.default_rng(seed), clusters)
     _, finish, _ = execute(inst, plan)
     assert ends(pt, [app], [0], [0.0])[0] == finish.max()
+
+
+def test_a_task_graphs_clustering_is_charged_with_its_first_job_only():
+    """Mapping 10 and 20 operations, clustering 5 and 7: jobs of applications 1, 0, 1, 0, 0 are
+    charged 20 + 7, 10 + 5, 20, 10, 10 (CSSE00 §3.1: clustering is done once per graph)."""
+    apps = [salad.Mapped(TaskGraph(np.ones(1), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)),
+                         np.zeros(1, np.int64), np.zeros(1, np.int64), ops, clustering, 1.0)
+            for ops, clustering in ((10, 5), (20, 7))]
+    assert salad.job_operations(apps, np.array([1, 0, 1, 0, 0])).tolist() == [27, 15, 20, 10, 10]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cluster_m_charges_the_system_graphs_clustering_once_per_machine(seed):
+    """Cluster-M's per-application clustering is CNDG's (the task graph's) alone; CNUG's (the
+    system graph's) is the same for every task graph, paid once per machine (CSSE00 §3.1)."""
+    from sweep.families.mapping.cluster_m import cndg, cnug
+
+    pt = point(mapper="cluster_m")
+    system, stages = system_of(pt.system), salad.stages_of(pt)
+    graph = random_dag(np.random.default_rng(seed), 12, density=0.3)
+    app = salad.map_application(graph, system, stages, np.random.default_rng(seed))
+    inst = instance(graph, system.graph, system.routes, contention=False)
+    assert app.clustering == cndg(inst, stages.mapper_params.chains)[1] > 0
+    assert stages.mapper.hooks.system_clustering_operations(inst, stages.mapper_params) == cnug(inst)[1] > 0
+    mh = salad.map_application(graph, system, salad.stages_of(point(mapper="mh")), np.random.default_rng(0))
+    assert mh.clustering == 0
 
 
 def test_mapping_time_queues_jobs_at_the_allocator():

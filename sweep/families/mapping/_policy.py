@@ -46,10 +46,18 @@ class MappingHooks:
     cluster(instance, params) -> (clusters, ops), or None
         A clustering phase done before mapping and timed apart (Cluster-M's
         CNDG and CNUG, CSSE00 §3.1: T_cm − T_c).
+    system_clustering_operations(instance, params) -> int, or None
+        The part of ``cluster``'s operations that depends on the system graph
+        alone. CSSE00 §3.1: "The clustering is done only once for a given
+        task (system) graph independent of any system (task) graphs … it is
+        not necessary to be repeated for different mappings": a tool that
+        maps many jobs on one machine (the ``salad`` family) pays it once per
+        machine, and the rest of ``cluster`` once per task graph.
     """
 
     map: Callable[..., Plan]
     cluster: Callable[..., tuple[Any, int]] | None = None
+    system_clustering_operations: Callable[..., int] | None = None
 
 
 def mapping_policy(name: str, *, params: type = NoParams,

@@ -411,6 +411,11 @@ def _cluster(inst: Instance, params: ClusterMParams) -> tuple[tuple[SpecGraph, R
     return (spec, rep), spec_ops + rep_ops
 
 
+def _system_clustering_operations(inst: Instance, params: ClusterMParams) -> int:
+    """CNUG's operations: the clustering of the system graph, done once per machine (CSSE00 §3.1)."""
+    return cnug(inst)[1]
+
+
 # --------------------------------------------------------------------------- mapping (Fig. 4)
 
 @jit(inline="always")
@@ -668,4 +673,5 @@ def _map(inst: Instance, params: ClusterMParams, rng: np.random.Generator | None
 POLICY = mapping_policy("cluster_m", params=ClusterMParams,
                         examples=({}, {"f_rule": "one", "inequality": "never", "split": "first"},
                                   {"inequality": "always", "chains": False}, {"placement": "earliest_free"}),
-                        map=_map, cluster=_cluster)
+                        map=_map, cluster=_cluster,
+                        system_clustering_operations=_system_clustering_operations)

@@ -12,7 +12,11 @@ numbers. Then:
    PE an order. Mapping a job takes its counted operations times
    ``policy.op_cost`` slices; the allocator maps one job at a time, in
    arrival order, so a job is released at ``max(its arrival, the previous
-   job's release) + its mapping time``, rounded up to a slice.
+   job's release) + its mapping time``, rounded up to a slice. A mapper's
+   clustering is charged as CSSE00 §3.1 says it is done, "only once for a
+   given task (system) graph": the system graph's once per machine, before
+   the first job (not charged to a job), a task graph's with the first job
+   of its application (:func:`job_operations`).
 2. **Stages 2 and 3** run in one compiled loop (``_loop``), with the
    balancing family's policy ``policy.balancer`` and the gang scheduler
    ``policy.scheduler``.
@@ -61,7 +65,8 @@ VARIABLES = (
              "queue (at most one per waiting task), over PE-slices with a job present"),
     Variable("mean_mapping_delay", "slice", "mean time from a job's arrival to its release by the "
              "allocator (waiting for it, then mapping), measured jobs"),
-    Variable("mapping_operations", "1", "mean operations counted by the mapper per job"),
+    Variable("mapping_operations", "1", "mean operations the allocator charged per job (mapping, and a "
+             "task graph's clustering with its first job), measured and warm-up jobs"),
     Variable("messages", "1", "balancer's control messages sent", dtype="int64"),
     Variable("transfers", "1", "migration transfers (one or more tasks each)", dtype="int64"),
     Variable("tasks_migrated", "1", "task migrations (a task moved twice counts twice)", dtype="int64"),
@@ -133,12 +138,14 @@ def validate(point: Point) -> None:
 
 @dataclass(frozen=True)
 class Mapped:
-    """One application as the allocator left it: its graph, PEs, order, operations, critical path."""
+    """One application as the allocator left it: its graph, PEs, order, critical path, and the
+    operations counted mapping it (every job) and clustering its task graph (its first job)."""
 
     graph: TaskGraph
     place: np.ndarray
     rank: np.ndarray
     operations: int
+    clustering: int
     critical_path: float
 
 
@@ -146,13 +153,24 @@ def map_application(graph: TaskGraph, system: SaladSystem, stages: Stages,
                     rng: np.random.Generator) -> Mapped:
     """Stage 1 for one application: the mapper's plan on the empty machine (module docstring)."""
     inst = instance(graph, system.graph, system.routes, contention=False)
-    hooks = stages.mapper.hooks
-    clusters, cluster_ops = hooks.cluster(inst, stages.mapper_params) if hooks.cluster else (None, 0)
-    plan = hooks.map(inst, stages.mapper_params, rng, clusters)
+    hooks, params = stages.mapper.hooks, stages.mapper_params
+    clusters, cluster_ops = hooks.cluster(inst, params) if hooks.cluster else (None, 0)
+    if hooks.system_clustering_operations is not None:
+        cluster_ops -= hooks.system_clustering_operations(inst, params)
+    plan = hooks.map(inst, params, rng, clusters)
     rank = np.empty(graph.tasks, np.int64)
     rank[order_of(inst, np.asarray(plan.key, np.float64))] = np.arange(graph.tasks)
-    return Mapped(graph, np.asarray(plan.proc, np.int64), rank, int(plan.ops) + int(cluster_ops),
+    return Mapped(graph, np.asarray(plan.proc, np.int64), rank, int(plan.ops), int(cluster_ops),
                   critical_path(graph))
+
+
+def job_operations(apps: list[Mapped], chosen: np.ndarray) -> np.ndarray:
+    """The operations the allocator counts for each job: its application's mapping, plus the
+    clustering of its task graph if it is the first job of that application (module docstring)."""
+    operations = np.array([m.operations for m in apps], np.float64)[chosen]
+    first = np.zeros(len(chosen), bool)
+    first[np.unique(chosen, return_index=True)[1]] = True
+    return operations + first * np.array([m.clustering for m in apps], np.float64)[chosen]
 
 
 def _ranges(first: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -218,8 +236,7 @@ def run(stages: Stages, system: SaladSystem, apps: list[Mapped], chosen: np.ndar
         arrival: np.ndarray, cap: int) -> tuple[Any, Any, Any, Tasks, Gang]:
     """Stages 2 and 3 on the given jobs: the final states (Sim, balancer, jobs, tasks, matrix)."""
     tasks, life = _tasks(apps, chosen)
-    operations = np.array([m.operations for m in apps], np.float64)[chosen]
-    released = release_times(arrival, operations, stages.params.op_cost)
+    released = release_times(arrival, job_operations(apps, chosen), stages.params.op_cost)
     count = np.bincount(tasks.job, minlength=len(chosen)).astype(np.int64)
     n_tasks = len(life)
     taskset = TaskSet(life, np.full(n_tasks, -1, np.int64), np.zeros(n_tasks, np.int64),
@@ -288,7 +305,7 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
                                "trace_migrations": gang.trace_moved}, work=n)
     _check_work(sim, jobs)
     paths = np.array([m.critical_path for m in apps])[chosen]
-    ops = np.array([m.operations for m in apps], np.float64)[chosen]
+    ops = job_operations(apps, chosen)
     return Result(summary=summarise(sim, jobs, tasks, gang, arrival, paths, ops, point.stop.warmup), work=n)
 
 

@@ -15,6 +15,7 @@ from matplotlib.animation import FuncAnimation
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
+from sweep.analysis.compare import ratio
 from sweep.analysis.figures import figure
 from sweep.analysis.plotting import curves
 
@@ -29,10 +30,26 @@ VARIANTS = {
 TOOL = {"mapper": "cluster_m", "balancer": "rate_of_change", "scheduler": "concurrent_gang"}
 
 
+#: The suggestion preset's curves (CSSE00 §3): label -> the mapper and balancer slots.
+SUGGESTION = {
+    "Cluster-M, Rate of Change": {"mapper": "cluster_m", "balancer": "rate_of_change"},
+    "random mapping, Rate of Change": {"mapper": "map_random", "balancer": "rate_of_change"},
+    "Cluster-M, no balancer": {"mapper": "cluster_m", "balancer": "no_balancing"},
+    "random mapping, no balancer": {"mapper": "map_random", "balancer": "no_balancing"},
+}
+
+
+def labelled(da: xr.DataArray, rows: dict[str, dict[str, str]], base: dict[str, str] | None = None
+             ) -> xr.DataArray:
+    """``da`` of a factorial preset as one ``policy`` dimension: a label per row of slot values
+    (each on top of ``base``)."""
+    picked = [da.sel({**(base or {}), **change}, drop=True) for change in rows.values()]
+    return xr.concat(picked, dim=xr.IndexVariable("policy", list(rows)))
+
+
 def variants(da: xr.DataArray) -> xr.DataArray:
     """``da`` of the full-factorial preset as one ``policy`` dimension of :data:`VARIANTS`."""
-    rows = [da.sel({**TOOL, **change}, drop=True) for change in VARIANTS.values()]
-    return xr.concat(rows, dim=xr.IndexVariable("policy", list(VARIANTS)))
+    return labelled(da, VARIANTS, TOOL)
 
 
 def _as_curves(da: xr.DataArray, curve: str, x: str) -> xr.DataArray:
@@ -56,6 +73,32 @@ def substitutions(ds: xr.Dataset) -> dict[str, Figure]:
     fig.suptitle("IPG-SaLaD against one-stage substitutions (8x8 mesh, 20-task graphs; reconstructed)")
     fig.tight_layout()
     return {"ipg00_salad": fig}
+
+
+@figure("ipg00_salad_suggestion")
+def suggestion(ds: xr.Dataset) -> dict[str, Figure]:
+    """Mean response time against load, Cluster-M and a random matching, the balancer on and off
+    (left); Cluster-M's over the random matching's, paired by replication, 90% delta-method
+    interval, each balancer at the loads where none of the two mappers' runs saturated (right)."""
+    fig = Figure(figsize=(12, 4.4))
+    left, right = fig.subplots(1, 2)
+    curves(left, labelled(ds["mean_response_time"], SUGGESTION), "mean response time (slices)", log=True,
+           saturated=labelled(ds["saturated"], SUGGESTION))
+    response = ds["mean_response_time"].squeeze(drop=True)
+    unsaturated = ~ds["saturated"].squeeze(drop=True).any(["replication", "mapper"])
+    over = ratio(response, "map_random", dim="mapper").sel(mapper="cluster_m", drop=True)
+    for balancer, label in (("rate_of_change", "Rate of Change"), ("no_balancing", "no balancer")):
+        one = over.sel(balancer=balancer).where(unsaturated.sel(balancer=balancer))
+        right.errorbar(one["load"].values, one.values, yerr=np.nan_to_num(one["halfwidth"].values),
+                       marker="o", ms=4, capsize=2,
+                       label=label if one.notnull().any() else f"{label}: a run saturated at every load")
+    right.axhline(1.0, color="grey", lw=0.8)
+    right.set_xlabel("System load ρ")
+    right.set_ylabel("response time, Cluster-M over random mapping")
+    right.legend(fontsize=8)
+    fig.suptitle("The mapping as a suggestion: Cluster-M against a random matching (8x8 mesh; reconstructed)")
+    fig.tight_layout()
+    return {"ipg00_salad_suggestion": fig}
 
 
 def _response_against(ds: xr.Dataset, curve: str, x: str, name: str, xlabel: str, title: str,
