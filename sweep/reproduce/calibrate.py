@@ -4,14 +4,16 @@
 
     sweep-calibrate --out DIR [--paper KEY|all] [--only NAME] [--workers N] [--address A]
 
-Runs every ``calibrate:`` block of the chosen papers' claims files
-(:mod:`sweep.reproduce.calibration`): each preset of a block over the block's
+Runs every ``calibrate:`` and ``sensitivity:`` block of the chosen papers' claims
+files (:mod:`sweep.reproduce.calibration`): each preset of a block over the block's
 design, all on one pool, each Dataset in ``DIR/data/<preset>@<name>.nc`` (reused
-by a rerun when its config is unchanged); then fits, writes the fitted values
-into ``conf/calibrated/<paper>_<name>.yaml`` (the presets include it) and the fit,
-its residuals and every claim's verdict at each design point into
-``sweep/reproduce/calibrations/<paper>_<name>.yaml``. Exit 0 when every block was
-fitted, 1 when a run failed, 2 on bad input.
+by a rerun when its config is unchanged). A ``calibrate:`` block is then fitted:
+the fitted values go into ``conf/calibrated/<paper>_<name>.yaml`` (the presets
+include it) and the fit, its residuals and every claim's verdict at each design
+point into ``sweep/reproduce/calibrations/<paper>_<name>.yaml``. A ``sensitivity:``
+block fits nothing: its record, in the same folder, holds the parameters' ranges
+and every claim's verdict at each design point. Exit 0 when every block was
+written, 1 when a run failed, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ def parser() -> argparse.ArgumentParser:
     from sweep.reproduce.claims import papers
 
     p = _Parser(prog="sweep-calibrate", description="Fit the parameters a paper does not print to the "
-                "numbers it prints (docs/design.md §9).")
+                "numbers it prints, or vary them over their plausible ranges (docs/design.md §9).")
     p.add_argument("--out", required=True, type=Path, help="folder of the design's Datasets")
     p.add_argument("--paper", default=ALL, help=f"one of {', '.join([*papers(), ALL])} (default: {ALL})")
-    p.add_argument("--only", default=None, help="one calibration block by name")
+    p.add_argument("--only", default=None, help="one calibrate or sensitivity block by name")
     p.add_argument("--workers", type=int, default=None, help="workers of the pool (default: every CPU)")
     p.add_argument("--address", default="", help="a Ray cluster to join")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress display")
@@ -92,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         paper = next(p for p in chosen if p.key == calibration.paper)
         design = {preset: datasets[f"{preset}@{calibration.name}"] for preset in calibration.presets}
         spent = sum(seconds.get(f"{preset}@{calibration.name}", 0.0) for preset in calibration.presets)
-        written = _fit_and_write(calibration, paper, design, spent)
+        write = _fit_and_write if calibration.fits else _write_sensitivity
+        written = write(calibration, paper, design, spent)
         print(f"sweep-calibrate: {calibration.key}: {written}", file=sys.stderr)
     print(f"sweep-calibrate: done in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return 0
@@ -100,36 +103,41 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _fit_and_write(calibration, paper, design, spent: float) -> str:
     import numpy as np
-    import yaml
 
     from sweep.reproduce import calibration as cal
-    from sweep.reproduce.claims import evaluate
 
     values = cal.target_values(calibration, design)
     rng = np.random.default_rng(0)
     resampled = [cal.target_values(calibration, cal.resample(design, rng)) for _ in range(cal.RESAMPLES)]
     result = cal.fit(calibration, values, resampled)
-    sensitivity = {}
-    for claim in paper.claims:
-        if claim.id in calibration.claims or not set(claim.presets) <= set(calibration.presets):
-            continue
-        verdicts = {}
-        for point in calibration.design():
-            try:
-                verdicts[cal.point_label(point)] = evaluate(claim, cal.at(design, point)).verdict
-            except Exception as error:  # noqa: BLE001 - reported in the record, not raised
-                verdicts[cal.point_label(point)] = f"error: {type(error).__name__}"
-        sensitivity[claim.id] = verdicts
+    sensitivity = cal.design_verdicts(calibration, paper.claims, design)
     config = Path(str(_conf_folder())) / "calibrated" / f"{calibration.key}.yaml"
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(cal.config_text(calibration, result))
-    record = cal.records_folder() / f"{calibration.key}.yaml"
-    record.parent.mkdir(parents=True, exist_ok=True)
-    record.write_text(yaml.safe_dump(cal.fit_record(calibration, result, sensitivity, spent),
-                                     sort_keys=False, allow_unicode=True, width=110))
+    record = _write_record(calibration, cal.fit_record(calibration, result, sensitivity, spent))
     fitted = ", ".join(f"{k} = {v:.4g} [{result.low[k]:.4g}, {result.high[k]:.4g}]"
                        for k, v in result.values.items())
     return f"{fitted}; objective {result.objective:.4g}; wrote {config} and {record}"
+
+
+def _write_sensitivity(calibration, paper, design, spent: float) -> str:
+    """A ``sensitivity:`` block's record: nothing fitted, each claim's verdict at each design point."""
+    from sweep.reproduce import calibration as cal
+
+    sensitivity = cal.design_verdicts(calibration, paper.claims, design)
+    record = _write_record(calibration, cal.sensitivity_record(calibration, sensitivity, spent))
+    return f"{len(sensitivity)} claims judged at {len(calibration.design())} design points; wrote {record}"
+
+
+def _write_record(calibration, content: dict) -> Path:
+    import yaml
+
+    from sweep.reproduce import calibration as cal
+
+    record = cal.records_folder() / f"{calibration.key}.yaml"
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(yaml.safe_dump(content, sort_keys=False, allow_unicode=True, width=110))
+    return record
 
 
 def _conf_folder():

@@ -34,11 +34,34 @@ report shows. Targets are used, never judged.
 The same design gives each verdict's sensitivity: every claim that reads only
 presets of the design is judged at every design point, and the report says
 whether its verdict holds across the plausible range.
+
+A parameter the paper does not print and no printed number fixes is named in a
+``sensitivity:`` block instead: the same keys without ``targets`` and ``claims``,
+with ``source`` (where its plausible range comes from) and optionally ``log``
+(parameters whose design points are spaced evenly on a log scale). ::
+
+    sensitivity:
+      c90_small_jobs:
+        words: the lower end of the C90 reconstruction's lognormal body, which sets E[1/X]
+        source: docs/model-notes.md §3 (E[1/X] is pinned by no published number)
+        parameters: {workload.lo: [0.25, 4.0]}
+        log: [workload.lo]
+        points: 3
+        replications: 4
+        presets: [sh00_fig2, sh00_fig7]
+
+``sweep-calibrate`` runs it like a calibration (one sweep per preset, the parameters
+as grid axes, all blocks on one pool) but fits nothing and writes no config: the
+presets keep their reconstructed value, and the record
+``sweep/reproduce/calibrations/<paper>_<name>.yaml`` holds each claim's verdict at
+every design point (:func:`sensitivity_record`), which the report turns into
+"robust" or "depends on" (:func:`sensitivity_text`).
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -82,6 +105,13 @@ class Calibration:
     targets: tuple[Target, ...]
     claims: tuple[str, ...]
     overrides: tuple[str, ...] = ()
+    source: str = ""
+    log: frozenset[str] = frozenset()
+
+    @property
+    def fits(self) -> bool:
+        """Whether the block is fitted to targets (``calibrate:``) or only varied (``sensitivity:``)."""
+        return bool(self.targets)
 
     @property
     def key(self) -> str:
@@ -94,31 +124,53 @@ class Calibration:
         return [dict(zip(self.parameters, values, strict=True)) for values in itertools.product(*axes)]
 
     def axis(self, key: str) -> list[float]:
-        """The design's values of one parameter: ``points`` over its range (integers rounded)."""
+        """The design's values of one parameter: ``points`` over its range, evenly spaced (on a log
+        scale for a key in ``log``; integers rounded)."""
         low, high = self.parameters[key]
-        values = np.linspace(low, high, self.points)
+        values = (np.geomspace if key in self.log else np.linspace)(low, high, self.points)
         return sorted({int(round(v)) for v in values}) if key in self.integer else [round(float(v), 10)
                                                                                   for v in values]
 
 
-def parse(paper: str, spec: Mapping[str, Any]) -> tuple[Calibration, ...]:
-    """The ``calibrate:`` blocks of a claims file, checked."""
+#: The keys of a ``calibrate:`` block and of a ``sensitivity:`` block (module docstring).
+CALIBRATE_KEYS = frozenset({"words", "parameters", "integer", "points", "replications", "presets",
+                            "targets", "claims", "overrides"})
+SENSITIVITY_KEYS = frozenset({"words", "source", "parameters", "integer", "log", "points", "replications",
+                              "presets", "overrides"})
+
+
+def parse(paper: str, spec: Mapping[str, Any] | None, kind: str = "calibrate") -> tuple[Calibration, ...]:
+    """The ``calibrate:`` blocks of a claims file (``kind="sensitivity"``: its ``sensitivity:``
+    blocks, which have a ``source`` and no targets), checked."""
+    fitted = kind == "calibrate"
+    allowed = CALIBRATE_KEYS if fitted else SENSITIVITY_KEYS
+    required = ("words", "parameters", "presets", "targets") if fitted else ("words", "source", "parameters",
+                                                                             "presets")
     out = []
     for name, block in (spec or {}).items():
-        where = f"{paper}.yaml calibrate {name!r}"
-        unknown = set(block) - {"words", "parameters", "integer", "points", "replications", "presets",
-                                "targets", "claims", "overrides"}
+        where = f"{paper}.yaml {kind} {name!r}"
+        unknown = set(block) - allowed
         if unknown:
             raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
+        missing = [key for key in required if block.get(key) in (None, "")]
+        if missing:
+            raise ValueError(f"{where}: missing {', '.join(missing)}")
         parameters = {key: (float(r[0]), float(r[1])) for key, r in block["parameters"].items()}
         if any(low >= high for low, high in parameters.values()):
             raise ValueError(f"{where}: every range must be [low, high] with low < high")
+        log = frozenset(block.get("log", ()))
+        if log - set(parameters) or any(parameters[key][0] <= 0 for key in log):
+            raise ValueError(f"{where}: log names parameters of the block whose ranges are above 0")
         targets = tuple(Target(" ".join(t["words"].split()), t["quantity"], dict(t["args"]),
-                               tuple(float(v) for v in t["values"])) for t in block["targets"])
+                               tuple(float(v) for v in t["values"])) for t in block.get("targets", ()))
         out.append(Calibration(paper, name, " ".join(block["words"].split()), parameters,
                                frozenset(block.get("integer", ())), int(block.get("points", 5)),
                                int(block.get("replications", 4)), tuple(block["presets"]), targets,
-                               tuple(block.get("claims", ())), tuple(block.get("overrides", ()))))
+                               tuple(block.get("claims", ())), tuple(block.get("overrides", ())),
+                               " ".join(str(block.get("source", "")).split()), log))
+        if fitted and not targets:
+            raise ValueError(f"{where}: no targets (a parameter no printed number fixes goes in a "
+                             "sensitivity: block)")
     return tuple(out)
 
 
@@ -296,14 +348,94 @@ def point_label(point: Mapping[str, float]) -> str:
     return ", ".join(f"{dimension(k)}={v:g}" for k, v in point.items())
 
 
+def design_verdicts(calibration: Calibration, claims: Sequence[Any],
+                    design: Mapping[str, xr.Dataset]) -> dict[str, dict[str, str]]:
+    """Per claim, its verdict at every design point (``point_label`` → verdict, or ``error: <type>``).
+
+    Judged: the claims that read only presets of the design and are not the block's targets. Left
+    out: a claim that cannot be computed at any point (it reads a policy or a point the design's
+    overrides leave out), and one whose measurement is the same at every point (it does not read the
+    parameters, e.g. a ratio of two policies without the varied ``policy.quantum``)."""
+    from sweep.reproduce.claims import evaluate
+
+    out = {}
+    for claim in claims:
+        if claim.id in calibration.claims or not set(claim.presets) <= set(calibration.presets):
+            continue
+        verdicts, measured = {}, []
+        for point in calibration.design():
+            try:
+                judgement = evaluate(claim, at(design, point))
+            except Exception as error:  # noqa: BLE001 - reported in the record, not raised
+                verdicts[point_label(point)] = f"error: {type(error).__name__}"
+                continue
+            verdicts[point_label(point)] = judgement.verdict
+            measured.append(judgement.measured)
+        if not measured:
+            continue
+        if len(measured) == len(verdicts) > 1 and all(_same(measured[0], m) for m in measured[1:]):
+            continue
+        out[claim.id] = verdicts
+    return out
+
+
+def _same(a: xr.DataArray, b: xr.DataArray) -> bool:
+    """Two measurements with the same values and intervals (their design coordinates aside)."""
+    def arrays(da: xr.DataArray) -> list[np.ndarray]:
+        return [np.asarray(da.values, dtype=np.float64)] + [np.asarray(da[c].values, dtype=np.float64)
+                                                             for c in ("low", "high") if c in da.coords]
+
+    left, right = arrays(a), arrays(b)
+    return len(left) == len(right) and all(x.shape == y.shape and np.array_equal(x, y, equal_nan=True)
+                                           for x, y in zip(left, right, strict=True))
+
+
+def sensitivity_record(calibration: Calibration, sensitivity: Mapping[str, Mapping[str, str]],
+                       design_seconds: float) -> dict[str, Any]:
+    """What the report shows of a ``sensitivity:`` block: the parameters, their plausible ranges and
+    the source of those, the design, and per claim its verdict at every design point."""
+    return {"generated": GENERATED, "paper": calibration.paper, "name": calibration.name,
+            "kind": "sensitivity", "words": calibration.words, "source": calibration.source,
+            "parameters": {k: {"range": list(r), "design": calibration.axis(k)}
+                           for k, r in calibration.parameters.items()},
+            "design": {"points": len(calibration.design()), "replications": calibration.replications,
+                       "overrides": list(calibration.overrides),
+                       "compute_seconds": round(design_seconds, 1)},
+            "sensitivity": {claim: dict(verdicts) for claim, verdicts in sensitivity.items()}}
+
+
+#: The verdicts a design point can decide (the others: undecided, or an error).
+DECIDED = ("reproduced", "deviates", "contradicted")
+
+
 def sensitivity_text(verdict: str, at_points: Mapping[str, str], name: str) -> str:
-    """"robust" when no design point gives another decided verdict, else which points flip it."""
-    flips = {point: v for point, v in at_points.items() if v != verdict and v in
-             ("reproduced", "deviates", "contradicted")}
-    undecided = sum(1 for v in at_points.values() if v == "undecided")
-    tail = f" ({undecided} of {len(at_points)} design points undecided)" if undecided else ""
+    """"robust" when no design point gives another decided verdict, else where it flips.
+
+    ``verdict`` is the claim's verdict in the run (at the presets' own values of the parameters);
+    ``at_points`` its verdict at each design point (``design_verdicts``). A verdict the run did not
+    decide is not said to flip: the text then counts the design's verdicts."""
+    tail = _not_decided(at_points)
+    if verdict not in DECIDED:
+        counts = Counter(v for v in at_points.values() if v in DECIDED)
+        if not counts:
+            return f"undecided at every design point of {name}'s range"
+        shown = ", ".join(f"{count} {v}" for v, count in sorted(counts.items()))
+        return f"not decided here; over {name}'s range: {shown}{tail}"
+    flips = {point: v for point, v in at_points.items() if v != verdict and v in DECIDED}
     if not flips:
         return f"robust across {name}'s range{tail}"
-    shown = "; ".join(f"{v} at {p}" for p, v in list(flips.items())[:3])
+    shown = "; ".join(f"to {v} at {p}" for p, v in list(flips.items())[:3])
     more = f" and {len(flips) - 3} more" if len(flips) > 3 else ""
-    return f"depends on {name}: {shown}{more}{tail}"
+    return f"depends on {name}: flips {shown}{more}{tail}"
+
+
+def _not_decided(at_points: Mapping[str, str]) -> str:
+    """`` (1 of 3 design points undecided)`` (and those not computed), or nothing."""
+    undecided = sum(1 for v in at_points.values() if v == "undecided")
+    failed = sum(1 for v in at_points.values() if v not in (*DECIDED, "undecided"))
+    if not undecided and not failed:
+        return ""
+    first, other = (undecided, failed) if undecided else (failed, 0)
+    words = "undecided" if undecided else "not computed"
+    return (f" ({first} of {len(at_points)} design points {words}"
+            + (f", {other} not computed" if other else "") + ")")

@@ -241,7 +241,8 @@ def _named_presets(args: Any) -> list[str]:
 class Paper:
     """A paper's claims file: its presets (with quick-precision overrides), claims, and the
     replication budget of each preset (``replicate``, ``quick_replicate``: the most replications
-    ``sweep-reproduce`` may run of a point an undecided claim reads; absent: no rounds)."""
+    ``sweep-reproduce`` may run of a point an undecided claim reads; absent: no rounds), and its
+    ``calibrate:`` and ``sensitivity:`` blocks (``calibrations``, :mod:`sweep.reproduce.calibration`)."""
 
     key: str
     title: str
@@ -277,7 +278,7 @@ def load_paper(key: str) -> Paper:
         raise ValueError(f"no claims file for paper {key!r}; papers: {', '.join(papers())}")
     text = (paper_folders()[key] / "claims.yaml").read_text()
     spec = yaml.safe_load(text)
-    unknown = set(spec) - {"paper", "title", "presets", "notes", "claims", "calibrate"}
+    unknown = set(spec) - {"paper", "title", "presets", "notes", "claims", "calibrate", "sensitivity"}
     if unknown:
         raise ValueError(f"{key}/claims.yaml: unknown keys {sorted(unknown)}")
     entries = {name: entry or {} for name, entry in spec["presets"].items()}
@@ -294,12 +295,18 @@ def load_paper(key: str) -> Paper:
     budgets = {name: int(e["replicate"]) for name, e in entries.items() if "replicate" in e}
     quick_budgets = {name: int(e["quick_replicate"]) for name, e in entries.items() if "quick_replicate" in e}
     notes = (spec.get("notes") or "").strip()
-    calibrations = parse_calibrations(key, spec.get("calibrate"))
+    calibrations = parse_calibrations(key, spec.get("calibrate")) + \
+        parse_calibrations(key, spec.get("sensitivity"), kind="sensitivity")
+    names = [c.name for c in calibrations]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{key}/claims.yaml: calibrate and sensitivity block names repeat: "
+                         f"{sorted({n for n in names if names.count(n) > 1})}")
     for calibration in calibrations:
         unknown = [c for c in calibration.claims if c not in ids] + \
             [p for p in calibration.presets if p not in presets]
         if unknown:
-            raise ValueError(f"{key}/claims.yaml calibrate {calibration.name!r}: unknown claims or presets "
+            block = "calibrate" if calibration.fits else "sensitivity"
+            raise ValueError(f"{key}/claims.yaml {block} {calibration.name!r}: unknown claims or presets "
                              f"{unknown}")
     return Paper(key, spec["title"], presets, claims, notes, budgets, quick_budgets, calibrations)
 

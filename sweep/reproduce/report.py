@@ -210,6 +210,9 @@ def calibration_markdown(records: Sequence[dict], level: int) -> list[str]:
     fitted model, the design it ran (``sweep-calibrate``'s records)."""
     lines = []
     for record in records:
+        if record.get("kind") == "sensitivity":
+            lines += sensitivity_markdown(record, level)
+            continue
         lines += [f"{'#' * level} Calibration {record['name']} (reconstruction)", "",
                   f"Fitted by `sweep-calibrate --paper {record['paper']}`: {record['words']}.", "",
                   "| parameter | plausible range | fitted (90% bootstrap interval) | in the presets |",
@@ -228,6 +231,26 @@ def calibration_markdown(records: Sequence[dict], level: int) -> list[str]:
                   f"each preset, {design['compute_seconds']:.0f} s of compute; sum of squared relative "
                   f"residuals {record['objective']:.3g}. Each verdict's *sensitivity* below is its "
                   "verdict at every design point.", ""]
+    return lines
+
+
+def sensitivity_markdown(record: dict, level: int) -> list[str]:
+    """A ``sensitivity:`` block's record: the parameters, their plausible ranges with the source,
+    the design points, and how many claims hold their verdict across them."""
+    lines = [f"{'#' * level} Sensitivity {record['name']} (reconstruction, not fitted)", "",
+             f"Varied by `sweep-calibrate --paper {record['paper']}`: {record['words']}. Plausible range: "
+             f"{record['source']}.", "",
+             "| parameter | plausible range | design points |", "|---|---|---|"]
+    for key, p in record["parameters"].items():
+        lines.append(f"| `{key}` | {p['range'][0]:g}–{p['range'][1]:g} | "
+                     f"{', '.join(f'{v:g}' for v in p['design'])} |")
+    design = record["design"]
+    overrides = f" (with `{' '.join(design['overrides'])}`)" if design.get("overrides") else ""
+    count = len(record["sensitivity"])
+    lines += ["", f"Design: {design['points']} points × {design['replications']} replications of each "
+              f"preset{overrides}, {design['compute_seconds']:.0f} s of compute; "
+              f"{count} {'claim reads' if count == 1 else 'claims read'} the parameters. Each verdict's "
+              "*sensitivity* below is its verdict at every design point.", ""]
     return lines
 
 

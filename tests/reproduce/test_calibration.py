@@ -85,7 +85,7 @@ def test_a_verdict_is_robust_unless_a_design_point_decides_otherwise():
     assert sensitivity_text("reproduced", {"load=1": "reproduced", "load=2": "undecided"}, "load") \
         == "robust across load's range (1 of 2 design points undecided)"
     assert sensitivity_text("reproduced", {"load=1": "deviates", "load=2": "reproduced"}, "load") \
-        == "depends on load: deviates at load=1"
+        == "depends on load: flips to deviates at load=1"
 
 
 def test_bad_blocks_are_refused():
@@ -98,7 +98,7 @@ def test_bad_blocks_are_refused():
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--paper", "xx99"], "--paper 'xx99' is not a paper"),
-    (["--paper", "sh00"], "no calibration block in sh00"),
+    (["--paper", "tf99"], "no calibration block in tf99"),
     (["--paper", "ipg00", "--only", "nope"], "no calibration block named 'nope' in ipg00"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):

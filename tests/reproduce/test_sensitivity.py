@@ -1,0 +1,138 @@
+"""Sensitivity blocks (sweep/reproduce/calibration.py): a reconstructed parameter that no printed
+number fixes, varied over its plausible range; each verdict judged at every design point."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from sweep.reproduce.calibration import (
+    design_verdicts,
+    parse,
+    sensitivity_record,
+    sensitivity_text,
+)
+from sweep.reproduce.claims import Claim, Expectation
+from sweep.reproduce.report import sensitivity_markdown
+
+BLOCK = {"words": "the lower end of the body", "source": "model notes §3",
+         "parameters": {"workload.lo": [0.25, 4.0]}, "log": ["workload.lo"], "points": 3,
+         "replications": 2, "presets": ["p"]}
+
+
+def test_a_sensitivity_block_is_read_with_its_source_and_log_spaced_design():
+    (block,) = parse("test", {"small_jobs": BLOCK}, kind="sensitivity")
+    assert not block.fits
+    assert block.key == "test_small_jobs"
+    assert block.source == "model notes §3"
+    assert block.targets == () and block.claims == ()
+    assert block.design() == [{"workload.lo": 0.25}, {"workload.lo": 1.0}, {"workload.lo": 4.0}]
+    assert block.replications == 2 and block.presets == ("p",)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"source": None}, "missing source"),
+    ({"targets": []}, r"unknown keys \['targets'\]"),
+    ({"log": ["load"]}, "log names parameters of the block"),
+    ({"parameters": {"workload.lo": [0.0, 4.0]}},
+     "log names parameters of the block whose ranges are above 0"),
+])
+def test_bad_sensitivity_blocks_are_refused(change, message):
+    block = {key: value for key, value in {**BLOCK, **change}.items() if value is not None}
+    with pytest.raises(ValueError, match=message):
+        parse("test", {"x": block}, kind="sensitivity")
+
+
+def test_a_calibrate_block_without_targets_is_sent_to_sensitivity():
+    block = {"words": "w", "parameters": {"load": [1, 2]}, "presets": ["p"], "targets": []}
+    with pytest.raises(ValueError, match="no targets .* sensitivity: block"):
+        parse("test", {"x": block})
+
+
+@pytest.mark.parametrize(("verdict", "at_points", "text"), [
+    ("reproduced", {"lo=0.25": "reproduced", "lo=1": "reproduced", "lo=4": "reproduced"},
+     "robust across lo's range"),
+    ("reproduced", {"lo=0.25": "reproduced", "lo=1": "undecided", "lo=4": "reproduced"},
+     "robust across lo's range (1 of 3 design points undecided)"),
+    ("deviates", {"lo=0.25": "reproduced", "lo=1": "deviates", "lo=4": "contradicted"},
+     "depends on lo: flips to reproduced at lo=0.25; to contradicted at lo=4"),
+    ("reproduced", {"lo=0.25": "reproduced", "lo=1": "undecided", "lo=4": "error: KeyError"},
+     "robust across lo's range (1 of 3 design points undecided, 1 not computed)"),
+    ("undecided", {"lo=0.25": "reproduced", "lo=1": "undecided", "lo=4": "reproduced"},
+     "not decided here; over lo's range: 2 reproduced (1 of 3 design points undecided)"),
+    ("undecided", {"lo=0.25": "undecided", "lo=4": "undecided"},
+     "undecided at every design point of lo's range"),
+])
+def test_the_sensitivity_text(verdict, at_points, text):
+    assert sensitivity_text(verdict, at_points, "lo") == text
+
+
+def _claim(claim_id: str, variable: str) -> Claim:
+    return Claim("test", claim_id, "§1", "words", "mean", {"preset": "p", "variable": variable},
+                 Expectation.parse({"between": [3, 4], "figures": 1}, "test"))
+
+
+def test_each_claim_is_judged_at_each_design_point_unless_it_does_not_read_the_parameter():
+    """x rises with lo (3.5 at lo = 0.25 and 1, 6.0 at lo = 4, outside [2.5, 4.5]); y is the same
+    at every lo (a claim that does not read the parameter: left out); z is not in the Datasets
+    (not computable anywhere: left out)."""
+    (block,) = parse("test", {"small_jobs": BLOCK}, kind="sensitivity")
+    x = np.array([[3.49, 3.51], [3.49, 3.51], [5.99, 6.01]])
+    ds = xr.Dataset({"x": (("lo", "replication"), x), "y": (("lo", "replication"), np.full((3, 2), 3.5))},
+                    coords={"lo": [0.25, 1.0, 4.0], "replication": [0, 1]})
+    claims = [_claim("x", "x"), _claim("y", "y"), _claim("z", "z")]
+    verdicts = design_verdicts(block, claims, {"p": ds})
+    assert verdicts == {"x": {"lo=0.25": "reproduced", "lo=1": "reproduced", "lo=4": "contradicted"}}
+    assert sensitivity_text("reproduced", verdicts["x"], "lo") \
+        == "depends on lo: flips to contradicted at lo=4"
+
+
+def test_the_report_section_of_a_sensitivity_record():
+    (block,) = parse("test", {"small_jobs": {**BLOCK, "overrides": ["grid.load=[0.5]"]}}, kind="sensitivity")
+    record = sensitivity_record(block, {"x": {"lo=0.25": "reproduced"}}, 12.34)
+    assert record["kind"] == "sensitivity"
+    assert record["parameters"] == {"workload.lo": {"range": [0.25, 4.0], "design": [0.25, 1.0, 4.0]}}
+    assert sensitivity_markdown(record, 3) == [
+        "### Sensitivity small_jobs (reconstruction, not fitted)", "",
+        "Varied by `sweep-calibrate --paper test`: the lower end of the body. "
+        "Plausible range: model notes §3.",
+        "", "| parameter | plausible range | design points |", "|---|---|---|",
+        "| `workload.lo` | 0.25–4 | 0.25, 1, 4 |", "",
+        "Design: 3 points × 2 replications of each preset (with `grid.load=[0.5]`), 12 s of compute; "
+        "1 claim reads the parameters. Each verdict's *sensitivity* below is its verdict at every "
+        "design point.", ""]
+
+
+def test_a_tiny_design_end_to_end(tmp_path, monkeypatch):
+    """sweep-calibrate on a sensitivity block of SH00's two closed-form presets (Figures 7-8) over
+    the C90 body's lower end: a record with each of their claims' verdict at each design point,
+    nothing fitted, nothing written to conf/calibrated; at lo = 1 (the presets' own value) every
+    verdict is the one the preset itself gives."""
+    import sweep
+    from sweep.reproduce import calibrate, calibration, claims
+    from sweep.reproduce.claims import evaluate
+
+    paper = claims.load_paper("sh00")
+    tiny = dataclasses.replace(paper.calibrations[0], name="tiny", replications=1,
+                               presets=("sh00_fig7", "sh00_fig8"))
+    monkeypatch.setattr(claims, "load_paper", lambda key: dataclasses.replace(paper, calibrations=(tiny,)))
+    monkeypatch.setattr(calibration, "records_folder", lambda: tmp_path / "records")
+    conf = calibrate._conf_folder() / "calibrated"
+    before = sorted(path.name for path in conf.iterdir())
+    status = calibrate.main(["--out", str(tmp_path / "out"), "--paper", "sh00", "--workers", "1",
+                             "--no-progress"])
+    assert status == 0
+    assert sorted(path.name for path in conf.iterdir()) == before
+    import yaml
+
+    record = yaml.safe_load((tmp_path / "records" / "sh00_tiny.yaml").read_text())
+    assert record["kind"] == "sensitivity" and record["design"]["points"] == 3
+    on_presets = {c.id: c for c in paper.claims if set(c.presets) <= {"sh00_fig7", "sh00_fig8"}}
+    assert set(record["sensitivity"]) == set(on_presets)
+    own = {name: sweep.run([f"experiment={name}"]) for name in ("sh00_fig7", "sh00_fig8")}
+    for claim_id, verdicts in record["sensitivity"].items():
+        assert list(verdicts) == ["lo=0.25", "lo=1", "lo=4"]
+        assert verdicts["lo=1"] == evaluate(on_presets[claim_id], own).verdict, claim_id
