@@ -86,8 +86,9 @@ IDLE_FIRST_RULE = """def rule(view, job, now):
 @pytest.mark.parametrize(("reference", "outcome", "said"), [
     (None, "1 skipped", "policy 'idle_first' has no plain-Python reference: register its host rule, "
                         "rule(view, job, now) -> host (sweep.testing.naive.dispatch), with "
-                        "@sweep.testing.naive.reference('idle_first') in the module that defines the policy "
-                        "(docs/plugins.md)\n"),
+                        "@sweep.testing.naive.reference('idle_first'), in the module that defines the "
+                        "policy (a plugin's) or in sweep/testing/naive/dispatch.py (sweep's own; "
+                        "docs/plugins.md)\n"),
     (IDLE_FIRST_RULE.replace("idle[0]", "idle[-1]"), "1 failed",
      "E               AssertionError: policy 'idle_first' differs from its plain-Python reference "
      "({}, continuous case 0: "),
@@ -130,8 +131,10 @@ def test_a_wrong_rigid_reference_fails(monkeypatch):
 
 def test_a_policy_or_pass_without_a_reference_is_one_line_saying_where_to_add_it():
     with pytest.raises(LookupError, match=r"^no naive reference for policy 'no_such_policy': register one "
-                                          r"with @sweep.testing.naive.reference\('no_such_policy'\) in the "
-                                          r"module that defines the policy \(docs/plugins.md\) \(known: "):
+                                          r"with @sweep.testing.naive.reference\('no_such_policy'\), in the "
+                                          r"module that defines the policy \(a plugin's\) or in "
+                                          r"sweep/testing/naive/<its family>.py \(sweep's own; "
+                                          r"docs/plugins.md\) \(known: "):
         naive_dispatch.simulate("no_such_policy", [0.0], [1.0], 1)
     with pytest.raises(LookupError, match=r"^no naive reference for rigid pass 'greedy': register one "
                                           r"with @sweep.testing.naive.rigid.rigid_pass\('greedy'\) in a new "

@@ -29,8 +29,8 @@ __all__ = ["HOW_TO_ADD", "WORKLOADS", "FixedDraws", "check_simulation", "compare
 
 #: How a dispatch policy gets a reference ({name}: the policy's).
 HOW_TO_ADD = ("register its host rule, rule(view, job, now) -> host (sweep.testing.naive.dispatch), with "
-              "@sweep.testing.naive.reference({name!r}) in the module that defines the policy "
-              "(docs/plugins.md)")
+              "@sweep.testing.naive.reference({name!r}), in the module that defines the policy (a plugin's) "
+              "or in sweep/testing/naive/dispatch.py (sweep's own; docs/plugins.md)")
 
 #: Small workload sections, as the engine hands them to the family.
 WORKLOADS: dict[str, dict[str, Any]] = {

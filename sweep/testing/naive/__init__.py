@@ -27,8 +27,9 @@ from sweep.testing.naive._registry import References
 __all__ = ["REFERENCES", "References", "reference", "reference_of"]
 
 #: Policy name -> what its family's reference does for it (module docstring).
-REFERENCES = References("policy", "register one with @sweep.testing.naive.reference({name!r}) in the "
-                                  "module that defines the policy (docs/plugins.md)")
+REFERENCES = References("policy", "register one with @sweep.testing.naive.reference({name!r}), in the "
+                                  "module that defines the policy (a plugin's) or in "
+                                  "sweep/testing/naive/<its family>.py (sweep's own; docs/plugins.md)")
 
 
 def reference(*names: str) -> Callable[[Any], Any]:
