@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import pickle
 import time
 from collections.abc import Callable
 from typing import IO, Any, TypeVar
@@ -133,14 +134,24 @@ class _KernelCache(_caching.FunctionCache):
     _held: IO[bytes] | None = None
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:  # noqa: ANN401 (numba's interface)
-        loaded = super().load_overload(sig, target_context)
+        loaded = self._load(sig, target_context)
         if loaded is not None or self._held is not None:
             return loaded
         self._held = _wait_for_lock(os.path.join(self._cache_path, f"{self._impl.filename_base}.lock"))
-        loaded = super().load_overload(sig, target_context)
+        loaded = self._load(sig, target_context)
         if loaded is not None:
             self._release()
         return loaded
+
+    def _load(self, sig: Any, target_context: Any) -> Any:  # noqa: ANN401 (numba's interface)
+        """Numba's load; an index written before a type it names was renamed or removed no longer
+        unpickles (numba raises): it is stale (the package changed), so it is dropped, a miss."""
+        try:
+            return super().load_overload(sig, target_context)
+        except (AttributeError, ImportError, EOFError, pickle.UnpicklingError):
+            with contextlib.suppress(OSError):
+                os.remove(self._cache_file._index_path)
+            return None
 
     def save_overload(self, sig: Any, data: Any) -> None:  # noqa: ANN401 (numba's interface)
         try:

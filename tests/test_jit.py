@@ -104,3 +104,38 @@ def test_processes_that_want_a_kernel_at_once_compile_it_once(tmp_path):
                for _ in range(processes)]
     counts = [tuple(int(n) for n in p.communicate(timeout=300)[0].split()) for p in running]
     assert sorted(counts) == [(0, 1)] * (processes - 1) + [(1, 0)]
+
+
+RENAMED_KERNEL = textwrap.dedent("""
+    from sweep._numba import jit
+
+    @jit()
+    def kernel(p):
+        return p.a + 1
+""")
+RENAMED_SHARED = ("from typing import NamedTuple\n\n\nclass {0}(NamedTuple):\n    a: int\n\n\n"
+                  "def make():\n    return {0}({1})\n")
+RENAMED_RUN = ("from pkg_renamed.kernel import kernel; from pkg_renamed.shared import make; "
+               "v = kernel(make()); print(v, sum(kernel.stats.cache_hits.values()))")
+
+
+def test_a_cache_that_names_a_removed_type_is_a_miss(tmp_path):
+    """The cached kernel's index names its argument's type, a named tuple of ``shared.py``; once
+    that class is renamed the index no longer unpickles (numba raises AttributeError): the kernel
+    must compile again and write a new cache, which the next process loads."""
+    package = tmp_path / "pkg_renamed"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "kernel.py").write_text(RENAMED_KERNEL)
+    (package / "shared.py").write_text(RENAMED_SHARED.format("Old", 10))
+
+    def run() -> tuple[int, int]:
+        out = subprocess.run([sys.executable, "-c", RENAMED_RUN], env=_env(tmp_path), capture_output=True,
+                             text=True, check=True)
+        value, hits = out.stdout.split()
+        return int(value), int(hits)
+
+    assert run() == (11, 0)
+    (package / "shared.py").write_text(RENAMED_SHARED.format("New", 20))
+    assert run() == (21, 0)  # before: AttributeError: Can't get attribute 'Old'
+    assert run() == (21, 1)
