@@ -18,6 +18,7 @@ import pytest
 
 from sweep.families import all_policies
 from sweep.testing import dispatch as dispatch_checks
+from sweep.testing import gang as gang_checks
 from sweep.testing import rigid as rigid_checks
 from sweep.testing.naive import REFERENCES
 from sweep.testing.naive import dispatch as naive_dispatch
@@ -127,6 +128,14 @@ def test_a_wrong_rigid_reference_fails(monkeypatch):
     monkeypatch.setitem(naive_rigid.PASSES, "easy", naive_rigid.pass_named("fcfs"))
     with pytest.raises(AssertionError, match=r"^policy 'easy' differs from its plain-Python reference"):
         rigid_checks.compare_with_reference("easy", {})
+
+
+def test_a_wrong_gang_reference_fails(monkeypatch):
+    """Concurrent Gang against Gang's local scheduler (an idle slot stays idle)."""
+    monkeypatch.setitem(REFERENCES, "concurrent_gang", REFERENCES["gang"])
+    wrong = r"^policy 'concurrent_gang' differs from its plain-Python reference \(\{\}, case \d+: P=\d K=\d, "
+    with pytest.raises(AssertionError, match=wrong + r".*\): trace\[\d+, \d\] is "):
+        gang_checks.compare_with_reference("concurrent_gang", {})
 
 
 def test_a_policy_or_pass_without_a_reference_is_one_line_saying_where_to_add_it():

@@ -55,11 +55,13 @@ def assert_matches(policy: str, case: str, got: Mapping[str, Any], want: Mapping
     for column, expected in want.items():
         mine, theirs = np.ravel(np.asarray(got[column], float)), np.ravel(np.asarray(expected, float))
         where = f"policy {policy!r} differs from its plain-Python reference ({case})"
-        if mine.shape != theirs.shape:
-            raise AssertionError(f"{where}: {column} has {mine.size} values, the reference {theirs.size}")
+        if np.shape(got[column]) != np.shape(expected):
+            raise AssertionError(f"{where}: {column} has shape {np.shape(got[column])}, the reference's "
+                                 f"{np.shape(expected)}")
         differ = np.flatnonzero(~np.isclose(mine, theirs, rtol=rtol, atol=atol, equal_nan=True))
         if differ.size:
             i = int(differ[0])
-            raise AssertionError(f"{where}: {column}[{i}] is {float(mine[i])!r}, "
+            at = ", ".join(map(str, np.unravel_index(i, np.shape(expected)))) if np.ndim(expected) > 1 else i
+            raise AssertionError(f"{where}: {column}[{at}] is {float(mine[i])!r}, "
                                  f"the reference's {float(theirs[i])!r} "
                                  f"({differ.size} of {mine.size} differ)")

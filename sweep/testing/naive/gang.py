@@ -8,19 +8,23 @@ lists of wake-up ticks, not the kernel's generation counters and lazy state
 checks; nothing is imported from ``sweep.families.gang``. The pool of random
 numbers (rows of ``U`` and ``−log(1 − U)``) is read with a copy of the
 documented hash.
+
+What a policy does is its local scheduler, registered under its name with
+:func:`sweep.testing.naive.reference`: ``local(matrix, cur, p, rr, par)`` -> the task
+PE ``p`` runs when its own slot's task cannot run (``None``: it idles); it may move
+``rr[p]``. A plugin's gang policy registers its own in its module (docs/plugins.md).
 """
 
 from __future__ import annotations
 
 import math
 
-from sweep.testing.naive._registry import References
+from sweep.testing.naive import REFERENCES, reference
+
+__all__ = ["simulate"]
 
 M64 = (1 << 64) - 1
 COMPUTE, IO, SYNC = 0, 1, 2
-#: Each policy's local scheduler: ``local(matrix, cur, p, rr, par)`` -> the task PE ``p`` runs
-#: when its own slot's task cannot run (``None``: it idles); it may move ``rr[p]``.
-LOCAL = References("policy", "register one in tests/naive/gang.py")
 
 
 def _mix(z):
@@ -86,13 +90,13 @@ def _priority(task, par):
     return pr if pr > par["beta"] else None
 
 
-@LOCAL.register("gang")
+@reference("gang")
 def _no_local(matrix, cur, p, rr, par):
     """Gang: the slot idles."""
     return None
 
 
-@LOCAL.register("concurrent_gang")
+@reference("concurrent_gang")
 def _highest_priority(matrix, cur, p, rr, par):
     """Concurrent Gang: the ready task of the column with the highest priority, the first
     from ``rr[p]`` among equals; ``rr[p]`` moves past it."""
@@ -124,7 +128,7 @@ def simulate(policy, arrival, width, work, cls, P, K, slices, par, pool):
     ``gamma``, ``burst``, ``wait``, ``phase`` (ticks), ``imbalance``, ``det``,
     ``best_fit``, ``ispan``.
     """
-    local = LOCAL[policy]
+    local = REFERENCES[policy]
     jobs, tasks = [], []
     for j in range(len(arrival)):
         job = {"arrival": arrival[j], "tasks": [], "start": -1, "end": -1, "barrier": []}
