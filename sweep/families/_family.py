@@ -168,7 +168,10 @@ class Family:
         One replication. Deterministic given ``rng``; no side effects.
     validate(point) -> None
         Raises ``ValueError`` with one line naming the bad option and the allowed
-        values, before any simulation starts.
+        values, before any simulation starts. It does not read ``point.load``
+        (the :class:`Point` checks the load itself), nor do ``load_applied`` and
+        ``deterministic``: the grid checks each combination of the other options
+        once, however many loads it has.
     analytic(point) -> Result | None
         The closed-form/approximate model of the same point (``model=analytic``),
         or ``None`` when the family has none for this policy.

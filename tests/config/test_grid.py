@@ -8,6 +8,7 @@ import pytest
 from sweep.config.compose import ConfigError, compose
 from sweep.config.grid import _dim_names, build_axes, expand
 from sweep.config.seeding import replication_rng, stream_key
+from sweep.families import all_policies, family_of
 
 
 def test_core_axes_are_always_present_and_come_first():
@@ -78,3 +79,44 @@ def test_replication_streams_are_independent_and_reproducible():
     assert np.array_equal(first, replication_rng(1, key, 0).random(5))
     assert not np.array_equal(first, replication_rng(1, key, 1).random(5))
     assert not np.array_equal(first, replication_rng(2, key, 0).random(5))
+
+
+class _LoadNotRead(float):
+    """A load that fails any check reading it: a float whose every comparison and use raises."""
+
+    def _read(self, *args):
+        raise AssertionError("a family check read point.load")
+
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __float__ = __bool__ = _read
+    __add__ = __radd__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __sub__ = __rsub__ = _read
+    __hash__ = float.__hash__
+
+
+@pytest.mark.parametrize("policy", sorted(all_policies()), ids=str)
+def test_no_family_check_reads_the_load(policy):
+    """The grid checks each combination of options once, whatever its loads
+    (:func:`sweep.config.grid._checked_combinations`): sound only while the family's ``validate``,
+    ``load_applied`` and ``deterministic`` never read ``point.load`` (:class:`sweep.families.Family`)."""
+    overrides = [f"policy={policy}"]
+    point = expand(compose(overrides), overrides).point(0).point
+    object.__setattr__(point, "load", _LoadNotRead(0.5))
+    family = family_of(policy)
+    family.validate(point)
+    for check in (family.load_applied, family.deterministic):
+        if check is not None:
+            check(point)
+
+
+def test_every_combination_of_options_and_every_load_is_checked():
+    """Checked once per combination of the other options, the loads apart: a bad option in the last
+    combination and a bad load last in its axis are both found, each naming its point."""
+    overrides = ["policy=lwl", "grid.load=[0.3,0.5,0.7]", "grid.system.hosts=[2,0]"]
+    bad_hosts = r"^system.hosts must be an integer >= 1, got 0 \(at .*load=0.3, hosts=0\)$"
+    with pytest.raises(ConfigError, match=bad_hosts):
+        expand(compose(overrides), overrides)
+    overrides = ["policy=lwl", "grid.load=[0.3,0.5,1e-300]", "grid.system.hosts=[2,4]"]
+    with pytest.raises(ConfigError, match="^load must be a finite number >= 1e-10"):
+        expand(compose(overrides), overrides)
+    overrides = ["grid.policy=[lwl,random]", "grid.load=[0.3,0.5,0.7]", "grid.system.hosts=[2,4]"]
+    grid = expand(compose(overrides), overrides)
+    assert grid.size == 12 and grid.load_applied and not grid.deterministic
