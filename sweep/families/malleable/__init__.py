@@ -14,7 +14,10 @@ What a policy file imports from this package (``from sweep.families.malleable im
 
 - the contract: :func:`malleable_policy`, :class:`MalleableHooks`, the parameter
   dataclasses :class:`Shares` (equipartition) and :class:`Quantum` (FB), and
-  :class:`MalleableJobs`, the jobs a ``phase_one`` hook receives;
+  :class:`MalleableJobs`, the jobs a ``phase_one`` hook receives; a policy's
+  parameters are its own dataclass, every field of which reaches the hooks'
+  ``options`` record by its name (``_policy``'s docstring): a new parameter
+  needs no edit here;
 - the loop a kernel compiles its hooks into, ``run_events``, and the *configure*
   hook of a policy that configures nothing, ``unconfigured``;
 - two-phase equipartition: its kernel and work arrays ``equipartition_kernel`` and

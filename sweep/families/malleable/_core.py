@@ -34,7 +34,7 @@ in to the same size (FB slices), are not changes. Stall ends are events
 handled inside :func:`next_event` (they change no allocation).
 
 State, all named (made by :func:`start`): the job columns the kernel reads
-(:class:`Columns`), the policy options (:class:`Options`), the per-job state
+(:class:`Columns`), the policy options (one record, :func:`make_options`), the per-job state
 (:class:`State`), the batch sums (:class:`Batches`), the hooks' work arrays
 (a policy's own named tuple) and the scalars, one numba record (a structured
 array of length 1, dtype :data:`SCALARS`: reads and writes of its fields are
@@ -68,7 +68,6 @@ with reference counting) and resumes the loop where it stopped.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -76,6 +75,7 @@ import numpy as np
 import scipy  # its submodules load on first use: a sweep's start-up does not wait
 
 from sweep._numba import jit, record
+from sweep.families._params import kernel_fields, kernel_values
 from sweep.families.malleable._workload import MalleableJobs
 from sweep.stats import compiled
 
@@ -131,15 +131,14 @@ class Columns(NamedTuple):
     controls: np.ndarray  # the control variates' values (stop.control_variate)
 
 
-class Options(NamedTuple):
-    """The policy's options as the hooks read them (:func:`make_options`)."""
-
-    processors: float
-    fractional: bool    # real-valued equipartition shares
-    period: float       # repartitioning period (s); 0: at every arrival and departure
-    quantum: float      # FB time slice (s)
-    phase2: bool        # some job has a positive phase-two cap
-    every_event: bool   # FB: the full slice schedule at every arrival and departure too (``_slices``)
+#: The family's fields of the options record the hooks read (:func:`make_options`): the
+#: processors P, and whether some job has a positive phase-two cap (a two-phase equipartition).
+#: The policy's own parameters follow, each by its name.
+OPTIONS_FIELDS = [("processors", np.float64), ("phase2", np.bool_)]
+#: The two of a policy's parameters the family reads itself, by name, and their values for a
+#: policy without them: the stall per change of allocation (the loop, CV96 §4.3) and the
+#: repartitioning period, whose first end :func:`start` schedules.
+LOOP_PARAMS = {"repartition_overhead": 0.0, "repartition_period": 0.0}
 
 
 class State(NamedTuple):
@@ -497,13 +496,16 @@ def run_events(arrivals, columns, options, state, batches, log, scalars, work, c
 
     Runs until :func:`next_event` answers ``DONE`` (the end, or a pause:
     :func:`run_stream` resumes it). Inlined into each policy's kernel.
+    ``options`` is :func:`make_options`'s array of one record; the hooks
+    receive the record.
     """
     sc = scalars[0]
+    par = options[0]
     event = next_event(arrivals, columns, state, batches, log, sc)
     while event != DONE:
         if event >= 0:
-            configure(event, options, columns, state, sc, work)
-        allocate(event, options, columns, state, sc, work)
+            configure(event, par, columns, state, sc, work)
+        allocate(event, par, columns, state, sc, work)
         set_rates(columns, state, sc)
         event = next_event(arrivals, columns, state, batches, log, sc)
 
@@ -540,12 +542,27 @@ def start(stop: Stop, overhead: float = 0.0, period: float = 0.0,
     return columns, state, batches, records, scalars
 
 
-def make_options(params: Any, processors: int, phase2: bool) -> Options:
-    """The kernel's :class:`Options` from a policy's parameter dataclass (absent options: off)."""
-    values = dataclasses.asdict(params)
-    return Options(float(processors), bool(values.get("fractional", False)),
-                   float(values.get("repartition_period", 0.0)), float(values.get("quantum", 0.0)), phase2,
-                   values.get("reschedule", "slice_boundary") == "every_event")
+def option_values(params: Any) -> dict[str, bool | int | float]:
+    """A policy's parameters as the options record holds them, each by its name (a choice as its
+    index in its choices); one-line ``ValueError`` for one no record can hold."""
+    return kernel_values(params, taken=[name for name, _ in OPTIONS_FIELDS])
+
+
+def make_options(params: Any, processors: int, phase2: bool) -> np.ndarray:
+    """The hooks' options, one record in an array of one: ``processors``, ``phase2`` and every field
+    of the policy's parameter dataclass by its name (a new parameter needs no edit here)."""
+    own = option_values(params)
+    options = record(np.dtype(OPTIONS_FIELDS + kernel_fields(own), align=True))
+    options["processors"], options["phase2"] = float(processors), phase2
+    for name, value in own.items():
+        options[name] = value
+    return options
+
+
+def loop_params(params: Any) -> tuple[float, float]:
+    """The repartitioning overhead and period of ``params`` (:data:`LOOP_PARAMS`)."""
+    overhead, period = (float(getattr(params, name, value)) for name, value in LOOP_PARAMS.items())
+    return overhead, period
 
 
 def make_arrivals(jobs: MalleableJobs, processors: int, first: np.ndarray | None = None,
@@ -561,8 +578,8 @@ def make_arrivals(jobs: MalleableJobs, processors: int, first: np.ndarray | None
 
 
 def run_stream(kernel: Callable[..., None], chunks: Callable[[], tuple[Columns, bool]], columns: Columns,
-               options: Options, state: State, batches: Batches, log: Log, scalars: np.ndarray, work: tuple,
-               flush: Callable[[Log], None] | None = None) -> None:
+               options: np.ndarray, state: State, batches: Batches, log: Log, scalars: np.ndarray,
+               work: tuple, flush: Callable[[Log], None] | None = None) -> None:
     """Run ``kernel`` (a policy's :func:`run_events`) to its end, serving each pause.
 
     A complete batch is evaluated in compiled code with reference counting

@@ -158,14 +158,14 @@ def between_periods(processors, newcomer, target, state, sc):
 def share(event, options, columns, state, sc, work):
     """The allocate hook: two-phase equipartition after every event, or once per period (§4.3).
 
-    With ``options.period > 0`` the full repartitioning happens at each period's
+    With ``options.repartition_period > 0`` the full repartitioning happens at each period's
     end (``SLICE``, which also schedules the next one); arrivals and departures
     in between move processors toward its values (:func:`between_periods`).
     """
-    if options.period <= 0.0 or event == SLICE:
+    if options.repartition_period <= 0.0 or event == SLICE:
         two_phase(options, columns, state.allocation, work, state, sc)
         if event == SLICE:
-            sc.slice_end += options.period
+            sc.slice_end += options.repartition_period
     else:
         two_phase(options, columns, work.target, work, state, sc)
         between_periods(options.processors, event, work.target, state, sc)

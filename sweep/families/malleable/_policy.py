@@ -10,6 +10,16 @@ FB-ASP) and *allocate* (the allocations after an event: two-phase
 equipartition, ``_equipartition``, or FB time slices, ``_slices``). The loop
 with the hooks is the policy's *kernel*, compiled in the hooks' file with
 them as compile-time constants.
+
+The parameters are the policy's own dataclass (its ``Policy.params``): the
+hooks receive them as one record, ``options`` (``_core.make_options``), every
+field by its name (``options.quantum``; a string of ``choices`` as its index
+there) after the family's ``processors`` and ``phase2``. So a policy with a
+parameter of a new name is its file and its YAML. The family reads two of them
+itself, by name: ``repartition_overhead`` (the loop's stall, :class:`Overhead`)
+and ``repartition_period`` (the first period's end), both 0 without them; the
+shared hooks read their own: ``equipartition_share`` the fields of
+:class:`Shares`, ``time_slice`` those of :class:`Quantum`.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import numpy as np
 from sweep.families import Policy
 from sweep.families._params import NoParams, param
 from sweep.families.malleable import _core
+from sweep.families.malleable._slices import RESCHEDULES
 from sweep.families.malleable._workload import MalleableJobs
 
 
@@ -67,8 +78,8 @@ class MalleableHooks:
             return _core.make_arrivals(jobs, processors, first, controls), more
 
         options = _core.make_options(params, processors, phase2=self.phase_one is not None)
-        overhead = float(dataclasses.asdict(params).get("repartition_overhead", 0.0))
-        columns, state, batches, log, scalars = _core.start(stop, overhead, options.period,
+        overhead, period = _core.loop_params(params)
+        columns, state, batches, log, scalars = _core.start(stop, overhead, period,
                                                             _core.CHUNK_JOBS if flush else 0)
         _core.run_stream(self.kernel, arrivals, columns, options, state, batches, log, scalars,
                          self.workspace(stop.cap + 1, stop.cap), flush)
@@ -131,7 +142,7 @@ class Quantum(Overhead):
     quantum: float = param(10.0, gt=0, unit="seconds",
                            doc="the time slice (not printed in the paper: a choice)")
     reschedule: str = param(
-        "slice_boundary", choices=("slice_boundary", "every_event"),
+        "slice_boundary", choices=RESCHEDULES,
         doc="slice_boundary: the full schedule only at the start of each time slice, arrivals and "
             "departures in between filling idle processors (§2.1, the paper's); every_event: also at "
             "every arrival and departure (an idealised least-attained-service discipline)")

@@ -116,7 +116,7 @@ def stop_rule(stop: StopRule) -> _core.Stop:
 
 def validate(point: Point) -> None:
     """Check policy, its options, workload, system, load and stop rule before any run."""
-    load_families()["malleable"].params(point)
+    _core.option_values(load_families()["malleable"].params(point))
     validate_workload(point.workload)
     _processors(point)
     stop_rule(point.stop)

@@ -47,6 +47,11 @@ import numpy as np
 from sweep._numba import jit
 from sweep.families.malleable._core import SLICE, by_acquired
 
+#: The choices of the FB policies' option ``reschedule`` (module docstring); the options record
+#: holds its index here.
+RESCHEDULES = ("slice_boundary", "every_event")
+EVERY_EVENT = RESCHEDULES.index("every_event")
+
 
 class SliceWork(NamedTuple):
     """Work arrays of the FB hooks, allocated by the caller (the loop may not allocate)."""
@@ -140,7 +145,7 @@ def time_slice(event, options, columns, state, sc, work):
     Schedules the next slice boundary while some job waits or runs on fewer
     processors than its size (module docstring); none otherwise.
     """
-    if options.every_event:
+    if options.reschedule == EVERY_EVENT:
         partial = full_slice(options, state, sc, work)
         sc.slice_end = sc.t + options.quantum if partial else np.inf
     elif event == SLICE:
