@@ -20,6 +20,10 @@ What a policy file imports from this package (``from sweep.families.dispatch imp
 - the loop a *choose* hook is compiled into, ``dispatch_chunk``, or
   ``run_given`` for hosts named in advance; what a hook sees of the hosts:
   ``host_count``, ``free_time``, ``work_left``, ``jobs_in_system``;
+- hosts drawn at random (``_sampling``): ``random_assigner`` (one host per
+  job, floor(h U): Random's), ``sampling_assigner`` (``d`` hosts per job packed
+  into ``given``, read back by a *choose* hook with ``next_sample``),
+  ``check_samples`` (whether they fit) and ``sampled_hosts`` (the draws);
 - closed forms (``model=analytic``): ``mgh_approximation`` (M/G/h),
   ``random_split`` (P-K per host), ``empty_summary`` (NaN but utilization);
 - size-interval assignment: ``sita_policy``, ``cutoffs_at_work_fractions``,
@@ -43,6 +47,13 @@ from sweep.families.dispatch._core import (
     work_left,
 )
 from sweep.families.dispatch._policy import Assigner, DispatchHooks, dispatch_policy
+from sweep.families.dispatch._sampling import (
+    check_samples,
+    next_sample,
+    random_assigner,
+    sampled_hosts,
+    sampling_assigner,
+)
 from sweep.families.dispatch._simulate import VARIABLES, Hosts, analytic, simulate, validate
 from sweep.families.dispatch._sita import (
     cutoffs_at_work_fractions,
@@ -74,8 +85,8 @@ FAMILY = Family(
     systems={"hosts": Hosts},
 )
 
-__all__ = ["FAMILY", "Assigner", "DispatchHooks", "FitParams", "Workload", "check_fit", "cutoff_rule",
-           "cutoffs_at_work_fractions", "dispatch_chunk", "dispatch_policy", "empty_summary",
+__all__ = ["FAMILY", "Assigner", "DispatchHooks", "FitParams", "Workload", "check_fit", "check_samples",
+           "cutoff_rule", "cutoffs_at_work_fractions", "dispatch_chunk", "dispatch_policy", "empty_summary",
            "excess_slowdown", "finite_upper", "free_time", "host_count", "jobs_in_system", "log_ratio",
-           "mean_excess_slowdown", "mgh_approximation", "random_split", "run_given", "sita_policy",
-           "work_left"]
+           "mean_excess_slowdown", "mgh_approximation", "next_sample", "random_assigner", "random_split",
+           "run_given", "sampled_hosts", "sampling_assigner", "sita_policy", "work_left"]

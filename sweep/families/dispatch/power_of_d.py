@@ -5,11 +5,11 @@ and joins the one with the fewest jobs in system (the job in service counted;
 ties go to the host sampled first). ``d = 1`` is Random, host for host on the
 same random numbers; ``d = h`` samples of ``h`` hosts approach Shortest-Queue.
 
-The samples are drawn in advance, in numpy, from the policy's own child
-generator, ``d`` uniforms per job in job order, so that the hosts
-do not depend on how the stream is chunked: host ``floor(h U)`` as in Random.
-The kernel receives them packed in the ``given`` column, as the digits
-``1..h`` of one integer in base ``h + 1``, and its *choose* hook unpacks them.
+The samples are the family's (``sampling_assigner``): drawn in advance, in
+numpy, from the policy's own child generator, ``d`` uniforms per job in job
+order, so that the hosts do not depend on how the stream is chunked: host
+``floor(h U)`` as in Random. The kernel receives them packed in the ``given``
+column, and its *choose* hook reads them back in order (``next_sample``).
 
 Analysis: for exponential sizes and ``h → ∞`` the fraction of hosts with at
 least ``i`` jobs tends to ``ρ^((d^i − 1)/(d − 1))`` (Mitzenmacher 2001,
@@ -31,12 +31,14 @@ from sweep.families import Point, param
 from sweep.families.dispatch import (
     Assigner,
     Workload,
+    check_samples,
     dispatch_chunk,
     dispatch_policy,
     empty_summary,
-    host_count,
     jobs_in_system,
+    next_sample,
     random_split,
+    sampling_assigner,
 )
 
 
@@ -50,12 +52,10 @@ class Choices:
 @jit()
 def _fewest_of_sampled(n, t, given, hosts):
     """The sampled host with the fewest jobs at ``t``; the earliest sampled among equals."""
-    base = host_count(hosts) + 1
     packed = given[n]
     best, fewest = 0, np.iinfo(np.int64).max
     while packed > 0:
-        i = packed % base - 1
-        packed //= base
+        i, packed = next_sample(packed, hosts)
         count = jobs_in_system(hosts, i, t)
         if count < fewest:
             fewest, best = count, i
@@ -72,23 +72,11 @@ def _d(point: Point) -> int:
 
 
 def _check(point: Point, workload: Workload) -> None:
-    hosts, d = int(point.system["hosts"]), _d(point)
-    if (hosts + 1) ** d >= 2 ** 63:
-        raise ValueError(f"policy.d = {d} samples of {hosts} hosts do not fit one 64-bit column; "
-                         f"use d <= {int(62 / np.log2(hosts + 1))}")
+    check_samples(int(point.system["hosts"]), _d(point))
 
 
 def _assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Assigner:
-    if rng is None:
-        raise ValueError("policy power_of_d draws its samples: it needs a generator")
-    hosts, d = int(point.system["hosts"]), _d(point)
-    digits = (hosts + 1) ** np.arange(d, dtype=np.int64)  # first sample: the lowest digit
-
-    def assign(sizes: np.ndarray, first: int) -> np.ndarray:
-        sampled = (rng.random(len(sizes) * d).reshape(len(sizes), d) * hosts).astype(np.int64)
-        return (sampled + 1) @ digits
-
-    return assign
+    return sampling_assigner("power_of_d", int(point.system["hosts"]), _d(point), rng)
 
 
 def _analytic(point: Point, workload: Workload) -> dict[str, object]:

@@ -13,19 +13,18 @@ from __future__ import annotations
 import numpy as np
 
 from sweep.families import Point
-from sweep.families.dispatch import Assigner, Workload, dispatch_policy, random_split, run_given
+from sweep.families.dispatch import (
+    Assigner,
+    Workload,
+    dispatch_policy,
+    random_assigner,
+    random_split,
+    run_given,
+)
 
 
 def _assigner(point: Point, workload: Workload, rng: np.random.Generator) -> Assigner:
-    if rng is None:
-        raise ValueError("policy random draws its hosts: it needs a generator")
-    hosts = int(point.system["hosts"])
-
-    def assign(sizes: np.ndarray, first: int) -> np.ndarray:
-        return (rng.random(len(sizes)) * hosts).astype(np.int64)
-
-    return assign
+    return random_assigner("random", int(point.system["hosts"]), rng)
 
 
-POLICY = dispatch_policy("random", kernel=run_given, analytic=random_split,
-                               assigner=_assigner)
+POLICY = dispatch_policy("random", kernel=run_given, analytic=random_split, assigner=_assigner)
