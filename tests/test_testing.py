@@ -19,6 +19,7 @@ import pytest
 from sweep.families import all_policies
 from sweep.testing import dispatch as dispatch_checks
 from sweep.testing import gang as gang_checks
+from sweep.testing import mapping as mapping_checks
 from sweep.testing import rigid as rigid_checks
 from sweep.testing.naive import REFERENCES
 from sweep.testing.naive import dispatch as naive_dispatch
@@ -136,6 +137,15 @@ def test_a_wrong_gang_reference_fails(monkeypatch):
     wrong = r"^policy 'concurrent_gang' differs from its plain-Python reference \(\{\}, case \d+: P=\d K=\d, "
     with pytest.raises(AssertionError, match=wrong + r".*\): trace\[\d+, \d\] is "):
         gang_checks.compare_with_reference("concurrent_gang", {})
+
+
+def test_a_wrong_mapping_reference_fails(monkeypatch):
+    """HEFT against CPOP's reference (both by upward rank, CPOP keeps the critical path on one
+    processor)."""
+    monkeypatch.setitem(REFERENCES, "heft", REFERENCES["cpop"])
+    with pytest.raises(AssertionError, match=r"^policy 'heft' differs from its plain-Python reference "
+                                             r"\(\{\}, seed \d instance \d: \d+ tasks on \d processors, "):
+        mapping_checks.compare_with_reference("heft", {})
 
 
 def test_a_policy_or_pass_without_a_reference_is_one_line_saying_where_to_add_it():

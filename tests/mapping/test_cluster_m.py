@@ -30,9 +30,9 @@ import pytest
 
 from sweep.families.mapping._simulate import run
 from sweep.families.mapping.cluster_m import ClusterMParams, cndg, cnug
+from sweep.testing.naive import mapping_cluster_m as naive
 from sweep.workloads.task_graphs import SystemGraph, TaskGraph
 from tests.mapping._util import FAMILY, make, random_instance
-from tests.naive import cluster_m as naive
 
 SYSTEM = SystemGraph(np.array([1.0, 2, 3, 4]), np.array([0, 1, 0, 2]), np.array([1, 2, 2, 3]),
                      np.array([5.0, 4, 3, 1]))
@@ -92,8 +92,9 @@ def test_embedded_tasks_share_their_parents_processor(seed):
 @pytest.mark.kernel
 @pytest.mark.parametrize("seed", range(12))
 def test_compiled_cluster_m_agrees_with_the_plain_python_reading(seed):
-    """The compiled CNUG, CNDG and layer mapping against tests/naive/cluster_m.py: the same Rep and
-    Spec clusters, the same processor per task and the same operation counts, for every example."""
+    """The compiled CNUG, CNDG and layer mapping against sweep/testing/naive/mapping_cluster_m.py:
+    the same Rep and Spec clusters, the same processor per task and the same operation counts,
+    for every example."""
     inst = random_instance(seed, tasks=20 + 7 * seed, processors=3 + seed)
     policy = FAMILY.policies["cluster_m"]
     for example in policy.examples:

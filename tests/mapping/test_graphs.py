@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from sweep.config.compose import load_option
+from sweep.testing.naive import mapping as naive
 from sweep.workloads.task_graphs import (
     SHIPPED,
     SystemGraph,
@@ -27,7 +28,6 @@ from sweep.workloads.task_graphs import (
     topology,
 )
 from tests.mapping._util import EXAMPLE, ROOT, line
-from tests.naive import mapping as naive
 
 #: Tobita & Kasahara (2002), the STG set's figures for its three application graphs:
 #: tasks, edges (without the dummies), CP length, parallelism = total work / CP length.

@@ -58,9 +58,9 @@ from sweep.families.mapping._lists import upward_rank
 from sweep.families.mapping._policy import Plan
 from sweep.families.mapping._simulate import execute, order_of, run
 from sweep.families.mapping.mh import _arrival_by_tables
+from sweep.testing.naive import mapping as naive
 from sweep.workloads.task_graphs import TaskGraph, read_json_graph, routes, topology
 from tests.mapping._util import EXAMPLE, FAMILY, cases, line, make, random_instance
-from tests.naive import mapping as naive
 
 EXEC = TaskGraph(np.array([2.0, 3, 1, 2]), np.array([0, 0, 1, 2]), np.array([1, 2, 3, 3]),
                  np.array([4.0, 2, 1, 6]))

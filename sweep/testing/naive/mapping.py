@@ -5,13 +5,14 @@ Plain Python: dicts of predecessors, explicit routes as lists of
 ``sweep.families.mapping`` but the input graphs, so that the compiled
 kernels can be checked against something that is easy to read.
 
-Every mapper has a reference registered under its name in :data:`MAPPERS`
-(``tests/mapping/test_reference.py`` compares them), a function of the
-instance, the policy's parameters and its generator that returns what the
-mapper decides: the processor of every task, the key that orders them (the
-planned start times, the step at which each was placed, or Cluster-M's layer)
-and the makespan the mapper predicts (NaN where it predicts none). A mapper
-without one fails that test with a line naming this file.
+Every mapper has a reference registered under its name with
+:func:`sweep.testing.naive.reference` (:func:`sweep.testing.mapping.compare_with_reference`
+compares them; a plugin's mapper registers its own in its module, docs/plugins.md), a
+function ``mapper(inst, params, rng)`` of the instance, the policy's parameters and its
+generator that returns what the mapper decides, a :class:`Mapped`: the processor of every
+task, the key that orders them (the planned start times, the step at which each was placed,
+or Cluster-M's layer) and the makespan the mapper predicts (NaN where it predicts none). A
+mapper without one fails that comparison with a line saying where to add it.
 """
 
 from __future__ import annotations
@@ -20,10 +21,8 @@ import heapq
 import math
 from typing import NamedTuple
 
-from sweep.testing.naive._registry import References
-from tests.naive import cluster_m as naive_cluster_m
-
-MAPPERS = References("policy", "register one in tests/naive/mapping.py")
+from sweep.testing.naive import mapping_cluster_m as naive_cluster_m
+from sweep.testing.naive import reference
 
 
 class Mapped(NamedTuple):
@@ -241,14 +240,14 @@ def heft(graph, system, means=None):
     return [proc[t] for t in range(graph.tasks)], [start[t] for t in range(graph.tasks)]
 
 
-@MAPPERS.register("heft")
+@reference("heft")
 def _heft(inst, params, rng):
     proc, start = heft(inst.graph, inst.system, _means(inst))
     cost = _costs(inst.graph, inst.system)
     return Mapped(proc, start, max(s + cost(t, proc[t]) for t, s in enumerate(start)))
 
 
-@MAPPERS.register("cpop")
+@reference("cpop")
 def cpop(inst, params, rng):
     """CPOP (Topcuoglu et al. 2002 §4.2, Fig. 4, with the rank_d condition of
     ``sweep/families/mapping/cpop.py``): the critical path on the processor that runs it fastest."""
@@ -283,7 +282,7 @@ def cpop(inst, params, rng):
                   max(finish.values()))
 
 
-@MAPPERS.register("etf")
+@reference("etf")
 def etf(inst, params, rng):
     """ETF (Hwang et al. 1989): the ready (task, processor) pair of earliest start, no insertion; ties
     to the higher static level, then the lower task, then the lower processor."""
@@ -324,7 +323,7 @@ def _by_tables(system, t, p, preds, proc, finish, busy, contention):
     return ready
 
 
-@MAPPERS.register("mh")
+@reference("mh")
 def mh(inst, params, rng):
     """MH (El-Rewini & Lewis 1990, as ``sweep/families/mapping/mh.py`` reconstructs it): the ready task
     of highest priority on the processor of earliest start (or finish), its messages routed through
@@ -365,7 +364,7 @@ def mh(inst, params, rng):
                   max(finish.values()))
 
 
-@MAPPERS.register("map_random")
+@reference("map_random")
 def map_random(inst, params, rng):
     """Random mapping: ``rng.integers(0, P, M)`` processors, tasks in Kahn's topological order with the
     smallest ready index first."""
@@ -383,9 +382,10 @@ def map_random(inst, params, rng):
     return Mapped(proc, [key[t] for t in range(graph.tasks)])
 
 
-@MAPPERS.register("cluster_m")
+@reference("cluster_m")
 def cluster_m(inst, params, rng):
-    """Cluster-M (CSSE00 Figs 2–4): ``tests/naive/cluster_m.py``'s processors, keyed by layer."""
+    """Cluster-M (CSSE00 Figs 2–4): :mod:`sweep.testing.naive.mapping_cluster_m`'s processors, keyed
+    by layer."""
     proc, layer, *_ = naive_cluster_m.cluster_m(inst, params)
     return Mapped(proc.tolist(), layer.astype(float).tolist())
 
