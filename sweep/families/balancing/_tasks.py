@@ -99,17 +99,26 @@ def lifetimes(u: np.ndarray, cap: int) -> np.ndarray:
     return np.minimum(np.floor(1.0 / u), cap).astype(np.int64)
 
 
+def spawn_forest(life: np.ndarray, roots: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``(parent, spawn_age)`` of a random recursive forest over tasks of ``life`` (module docstring):
+    the first ``roots`` are roots (-1, 0); every further task ``k`` has a parent uniform among
+    ``0..k-1``, created when that parent has used ``a`` slices, ``a`` uniform on ``1..L_parent``."""
+    n = len(life)
+    parent = np.full(n, -1, dtype=np.int64)
+    spawn_age = np.zeros(n, dtype=np.int64)
+    if n > roots:
+        u = rng.random((2, n - roots))
+        parent[roots:] = (u[0] * np.arange(roots, n)).astype(np.int64)
+        spawn_age[roots:] = 1 + (u[1] * life[parent[roots:]]).astype(np.int64)
+    return parent, spawn_age
+
+
 def draw_tasks(workload: Workload, pes: int, rng: np.random.Generator) -> TaskSet:
     """The run's tasks, from three children of ``rng`` in a fixed order (module docstring)."""
     rng_life, rng_tree, rng_place = rng.spawn(3)
     n, r = workload.tasks, workload.roots
     life = lifetimes(1.0 - rng_life.random(n), workload.lifetime_cap)
-    parent = np.full(n, -1, dtype=np.int64)
-    spawn_age = np.zeros(n, dtype=np.int64)
-    if n > r:
-        u = rng_tree.random((2, n - r))
-        parent[r:] = (u[0] * np.arange(r, n)).astype(np.int64)
-        spawn_age[r:] = 1 + (u[1] * life[parent[r:]]).astype(np.int64)
+    parent, spawn_age = spawn_forest(life, r, rng_tree)
     home = np.full(n, -1, dtype=np.int64)
     release = np.full(n, -1, dtype=np.int64)
     home[:r], release[:r] = _place_roots(workload, pes, int(life.sum()), rng_place)

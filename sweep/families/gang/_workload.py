@@ -45,7 +45,7 @@ import numpy as np
 from sweep.families import check_params, param
 from sweep.families.gang._core import CLASS_NAMES
 from sweep.workloads.named import resolve_trace_path
-from sweep.workloads.swf import SWFError, SWFFileNotFoundError
+from sweep.workloads.swf import SWFError, SWFFileNotFoundError, SWFTrace
 from sweep.workloads.traces import read_trace
 
 KINDS = ("jann", "gang_swf")
@@ -159,16 +159,22 @@ def jann_jobs(workload: Mapping[str, Any], processors: int, load: float, horizon
     return GangJobs(arrival, width, work, _classes(rng_class, workload.get("mix", {}), count))
 
 
+def trace_of(path: Any, option: str) -> SWFTrace:
+    """The trace a config option names (:func:`~sweep.workloads.traces.read_trace`, which any
+    installed reader extends); one-line ``ValueError`` naming ``option`` for a missing or bad file."""
+    resolved = resolve_trace_path(str(path or ""))
+    try:
+        return read_trace(resolved)
+    except SWFFileNotFoundError:
+        raise ValueError(f"{option}: no such trace file: {resolved}") from None
+    except SWFError as error:
+        raise ValueError(f"{option}: malformed trace: {error}") from None
+
+
 def swf_jobs(workload: Mapping[str, Any], processors: int, horizon: float,
              rng: np.random.Generator) -> GangJobs:
     """The log's jobs submitted within ``horizon`` s of ``start`` (module docstring)."""
-    path = resolve_trace_path(str(workload.get("path") or ""))
-    try:
-        trace = read_trace(path)
-    except SWFFileNotFoundError:
-        raise ValueError(f"workload.path: no such trace file: {path}") from None
-    except SWFError as error:
-        raise ValueError(f"workload.path: malformed trace: {error}") from None
+    trace = trace_of(workload.get("path"), "workload.path")
     procs = np.where(trace.requested_procs > 0, trace.requested_procs, trace.allocated_procs)
     submit, run = np.asarray(trace.submit, float), np.asarray(trace.run_time, float)
     unknown = (procs <= 0) | (run < 0) | (submit < 0)

@@ -33,10 +33,20 @@ Slice ``t`` does, in this order:
 5. every PE runs one slice. The slot's job first: its next task on this PE
    in the mapper's order (the mapper's plan orders each PE's tasks; the
    executor of the mapping family runs them in that order), if that task is
-   eligible and here. Otherwise, with ``local`` (Concurrent Gang's local
-   scheduler, §3.3.3), the first task of the queue that is its own job's next
-   on this PE; otherwise the PE is idle. A PE owing message overhead pays it
-   first (the balancing family's rule).
+   eligible and here; if it is not, or the job has no mapped task left here,
+   the job's first spawned task in the queue (spawned tasks are in no plan).
+   Otherwise, with ``local`` (Concurrent Gang's local scheduler, §3.3.3), the
+   first task of the queue that is its own job's next on this PE; otherwise
+   the PE is idle. A PE owing message overhead pays it first (the balancing
+   family's rule). With ``G.rr`` (``policy.pe_order: round_robin``) a job's
+   next task on a PE is instead its first task in the queue, the queue a
+   ring whose head moves past a task that ran and did not end: the
+   balancing family's round robin per slice, to which one job of edgeless
+   tasks in one row reduces exactly.
+
+A task that runs spawns its children at the ages the balancing family's
+``run_task`` reads (CSSE00 §2.2): they join this PE's queue, and this PE is
+their place from then on (the mapper never saw them).
 
 A task that ends at ``t + 1`` sends each successor its data: it arrives at
 ``t + 1`` on the same PE, else ``ceil(data / bandwidth)`` slices later
@@ -69,9 +79,10 @@ OVERHEAD = -2
 
 #: The jobs (one row per job, in arrival order) and their tasks (numbered job by job).
 Jobs = namedtuple("Jobs", "arrival mapped first count left end")
-Tasks = namedtuple("Tasks", "job rank place npred ready sstart sdst sdata")
+Tasks = namedtuple("Tasks", "job rank place npred ready sstart sdst sdata spawned")
 #: The gang matrix, the scratch arrays of the rebuild, the options and the counters.
-Gang = namedtuple("Gang", "own foot pend bw local feedback cap t_max trace_job trace_moved counts")
+Gang = namedtuple("Gang", "own foot pend bw local feedback rr spawning cap t_max trace_job trace_moved "
+                         "counts")
 #: ``Gang.counts``: what the run measured.
 COUNTS = ("status", "slices", "jobs_done", "idle", "idle_with_work", "busy", "rebuilds", "rows_max",
           "held")
@@ -93,19 +104,42 @@ def _at(S, T, k):
 
 
 @jit(**NO_REFCOUNT)
-def next_task(S, J, T, j, p):
-    """Job ``j``'s next task on PE ``p`` in the mapper's order if it is eligible and queued here, else -1."""
+def _first_queued(S, T, p, j, spawned):
+    """The first task of job ``j`` in PE ``p``'s queue from its head (only a spawned one with
+    ``spawned``), else -1."""
+    h = S.head[p]
+    if h < 0:
+        return -1
+    k = h
+    while True:
+        if T.job[k] == j and (spawned == 0 or T.spawned[k] == 1):
+            return k
+        k = S.nxt[k]
+        if k == h:
+            return -1
+
+
+@jit(**NO_REFCOUNT)
+def next_task(S, J, T, G, j, p):
+    """Job ``j``'s next task on PE ``p``, -1 if none may run. In the mapper's order: its next mapped
+    task here if eligible and queued, else (that task not eligible, or none left here) its first
+    spawned task in the queue. In round robin (``G.rr``): its first task in the queue."""
+    if G.rr == 1:
+        return _first_queued(S, T, p, j, 0)
     best = -1
     for k in range(J.first[j], J.first[j] + J.count[j]):
-        if S.status[k] != DONE and _at(S, T, k) == p and (best < 0 or T.rank[k] < T.rank[best]):
+        if T.spawned[k] == 0 and S.status[k] != DONE and _at(S, T, k) == p and \
+                (best < 0 or T.rank[k] < T.rank[best]):
             best = k
     if best >= 0 and S.status[best] == QUEUED:
         return best
+    if G.spawning == 1:
+        return _first_queued(S, T, p, j, 1)
     return -1
 
 
 @jit(**NO_REFCOUNT)
-def _local_pick(S, J, T, p, owner):
+def _local_pick(S, J, T, G, p, owner):
     """Concurrent Gang's local scheduler on PE ``p``: the first queued task of another job than the
     slot's that is its job's next here (every compute task's priority is above the floor)."""
     h = S.head[p]
@@ -114,7 +148,7 @@ def _local_pick(S, J, T, p, owner):
     k = h
     while True:
         j = T.job[k]
-        if j != owner and next_task(S, J, T, j, p) == k:
+        if j != owner and (G.rr == 1 or next_task(S, J, T, G, j, p) == k):
             return k
         k = S.nxt[k]
         if k == h:
@@ -184,7 +218,7 @@ def _finish(S, J, T, G, x, p, end, npend):
 def _release_job(S, J, T, G, j, t, npend):
     """Step 1 for job ``j``: its tasks without predecessors are pending from ``t``."""
     for k in range(J.first[j], J.first[j] + J.count[j]):
-        if T.npred[k] == 0:
+        if T.npred[k] == 0 and T.spawned[k] == 0:
             T.ready[k] = t
             G.pend[npend] = k
             npend += 1
@@ -210,15 +244,19 @@ def _release_ready(S, T, G, t, npend):
 def _run_pe(S, J, T, G, p, owner, t):
     """Step 5 for PE ``p`` whose slot holds job ``owner`` (-1: none): the task run, -1 (idle) or
     :data:`OVERHEAD`."""
-    x = next_task(S, J, T, owner, p) if owner >= 0 else -1
+    x = next_task(S, J, T, G, owner, p) if owner >= 0 else -1
     if x < 0 and G.local == 1:
-        x = _local_pick(S, J, T, p, owner)
+        x = _local_pick(S, J, T, G, p, owner)
     if x < 0:
         idle_slice(S, p)
         return -1
     if overhead_slice(S, p):
         return OVERHEAD
-    run_task(S, p, x, t)
+    c = S.cptr[x]
+    if not run_task(S, p, x, t) and G.rr == 1:
+        S.head[p] = S.nxt[x]  # round robin: the ring's head moves past the task run
+    for i in range(c, S.cptr[x]):  # the tasks it spawned joined this PE's queue
+        T.place[S.child[i]] = p
     return x
 
 

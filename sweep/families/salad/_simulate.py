@@ -30,7 +30,7 @@ included).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -49,7 +49,15 @@ from sweep.families.salad._loop import (
     new_jobs,
 )
 from sweep.families.salad._machine import SaladSystem, system_of
-from sweep.families.salad._workload import applications, arrivals, workload_of
+from sweep.families.salad._workload import (
+    Spawned,
+    applications,
+    arrivals,
+    check_workload,
+    slices,
+    spawned_tasks,
+    workload_of,
+)
 from sweep.workloads.task_graphs import TaskGraph, critical_path
 
 VARIABLES = (
@@ -129,7 +137,7 @@ def validate(point: Point) -> None:
     stages = stages_of(point)
     system = system_of(point.system)
     workload = workload_of(point.workload)
-    applications(replace(workload, applications=1), np.random.default_rng(0))  # the graph options
+    check_workload(workload, point.stop.warmup + point.stop.jobs)  # graph files, the trace
     if stages.balancer.hooks.check is not None:
         stages.balancer.hooks.check(system.machine, stages.balancer_params)
     if point.model != "simulation":
@@ -183,11 +191,28 @@ def _first(count: np.ndarray) -> np.ndarray:
     return np.cumsum(count) - count
 
 
-def _tasks(apps: list[Mapped], chosen: np.ndarray) -> tuple[Tasks, np.ndarray]:
-    """The jobs' tasks, numbered job after job (``_loop.Tasks``), and their lives in slices:
-    each job's rows gathered from its application's, all applications' arrays end to end."""
+def _app_tasks(app: Mapped, spawned: Spawned | None) -> dict[str, np.ndarray]:
+    """One application's tasks, its graph's then those spawned at run time: rank, place (-1 for a
+    spawned task: its parent's PE, known at run time), life, parent, spawn age, whether spawned."""
+    m, extra = app.graph.tasks, 0 if spawned is None else len(spawned.life)
+    empty = np.zeros(0, np.int64)
+    return {"rank": np.concatenate([app.rank, m + np.arange(extra)]),
+            "place": np.concatenate([app.place, np.full(extra, -1, np.int64)]),
+            "life": np.concatenate([slices(app.graph.weight), spawned.life if extra else empty]),
+            "parent": np.concatenate([np.full(m, -1, np.int64), spawned.parent if extra else empty]),
+            "age": np.concatenate([np.zeros(m, np.int64), spawned.age if extra else empty]),
+            "spawned": np.concatenate([np.zeros(m, np.int64), np.ones(extra, np.int64)])}
+
+
+def _tasks(apps: list[Mapped], chosen: np.ndarray,
+           spawns: list[Spawned] | None = None) -> tuple[Tasks, TaskSet]:
+    """The jobs' tasks, numbered job after job (``_loop.Tasks``: each job's graph's tasks, then those
+    it spawns), and the same tasks as the balancer sees them (a ``TaskSet``: lives in slices, the
+    spawning forest, the mapper's PEs): each job's rows gathered from its application's, all
+    applications' arrays end to end."""
     graphs = [m.graph for m in apps]
-    app_tasks = np.array([g.tasks for g in graphs], np.int64)
+    per_app = [_app_tasks(m, spawns[a] if spawns else None) for a, m in enumerate(apps)]
+    app_tasks = np.array([len(t["life"]) for t in per_app], np.int64)
     app_edges = np.array([g.edges for g in graphs], np.int64)
     count, edges = app_tasks[chosen], app_edges[chosen]
     job_first = _first(count)
@@ -201,13 +226,17 @@ def _tasks(apps: list[Mapped], chosen: np.ndarray) -> tuple[Tasks, np.ndarray]:
     by_src = np.lexsort((dst, src))
     sstart = np.zeros(n + 1, np.int64)
     sstart[1:] = np.cumsum(np.bincount(src, minlength=n))
-    tasks = Tasks(job=np.repeat(np.arange(len(chosen), dtype=np.int64), count),
-                  rank=np.concatenate([m.rank for m in apps])[of_task],
-                  place=np.concatenate([m.place for m in apps])[of_task],
-                  npred=np.bincount(dst, minlength=n).astype(np.int64), ready=np.zeros(n, np.int64),
-                  sstart=sstart, sdst=dst[by_src].astype(np.int64), sdata=data[by_src].astype(np.float64))
-    weight = np.concatenate([g.weight for g in graphs])[of_task]
-    return tasks, np.maximum(np.ceil(weight - 1e-9).astype(np.int64), 1)
+    column = {key: np.concatenate([t[key] for t in per_app])[of_task] for key in per_app[0]}
+    tasks = Tasks(job=np.repeat(np.arange(len(chosen), dtype=np.int64), count), rank=column["rank"],
+                  place=column["place"], npred=np.bincount(dst, minlength=n).astype(np.int64),
+                  ready=np.zeros(n, np.int64), sstart=sstart, sdst=dst[by_src].astype(np.int64),
+                  sdata=data[by_src].astype(np.float64), spawned=column["spawned"])
+    child = column["parent"] >= 0
+    parent = np.where(child, column["parent"] + np.repeat(job_first, count), -1)
+    # the balancer's view: spawned tasks have no home and no release (the balancing family's TaskSet)
+    taskset = TaskSet(column["life"], parent, column["age"], np.where(child, -1, column["place"]),
+                      np.where(child, -1, 0))
+    return tasks, taskset
 
 
 def release_times(arrival: np.ndarray, operations: np.ndarray, op_cost: float) -> np.ndarray:
@@ -220,34 +249,37 @@ def release_times(arrival: np.ndarray, operations: np.ndarray, op_cost: float) -
     return np.ceil(released - 1e-9)
 
 
-def _gang(system: SaladSystem, stages: Stages, jobs: int, tasks: int, cap: int, t_max: int) -> Gang:
+def _gang(system: SaladSystem, stages: Stages, jobs: int, tasks: int, cap: int, t_max: int,
+          spawning: bool) -> Gang:
     p = system.pes
     bw = system.routes.bandwidth.astype(np.float64)
     return Gang(own=np.full((max(jobs, 1), p), -1, np.int64), foot=np.zeros(p, np.int64),
                 pend=np.zeros(max(tasks, 1), np.int64), bw=bw,
                 local=int(stages.scheduler.hooks.local_scheduling),
-                feedback=int(stages.params.feedback), cap=cap, t_max=t_max,
+                feedback=int(stages.params.feedback), rr=int(stages.params.pe_order == "round_robin"),
+                spawning=int(spawning), cap=cap, t_max=t_max,
                 trace_job=np.full((system.trace_slices, p), -1, np.int64),
                 trace_moved=np.zeros(system.trace_slices, np.int64),
                 counts=np.zeros(len(COUNTS), np.int64))
 
 
 def run(stages: Stages, system: SaladSystem, apps: list[Mapped], chosen: np.ndarray,
-        arrival: np.ndarray, cap: int) -> tuple[Any, Any, Any, Tasks, Gang]:
-    """Stages 2 and 3 on the given jobs: the final states (Sim, balancer, jobs, tasks, matrix)."""
-    tasks, life = _tasks(apps, chosen)
+        arrival: np.ndarray, cap: int,
+        spawns: list[Spawned] | None = None) -> tuple[Any, Any, Any, Tasks, Gang]:
+    """Stages 2 and 3 on the given jobs (``spawns``: each application's spawned tasks, none if
+    ``None``): the final states (Sim, balancer, jobs, tasks, matrix)."""
+    tasks, taskset = _tasks(apps, chosen, spawns)
+    life = taskset.life
     released = release_times(arrival, job_operations(apps, chosen), stages.params.op_cost)
     count = np.bincount(tasks.job, minlength=len(chosen)).astype(np.int64)
     n_tasks = len(life)
-    taskset = TaskSet(life, np.full(n_tasks, -1, np.int64), np.zeros(n_tasks, np.int64),
-                      tasks.place.copy(), np.zeros(n_tasks, np.int64))
     t_max = int(20 * (life.sum() / system.pes + released.max(initial=0))) + 100_000
     loop = stages.tool.hooks.kernel(stages.balancer)
 
     def start(sim: Any) -> tuple[Any, Any, Tasks, Gang]:
         jobs = new_jobs(np.ceil(arrival).astype(np.int64), released.astype(np.int64), count)
-        fresh = tasks._replace(npred=tasks.npred.copy(), ready=tasks.ready.copy())
-        gang = _gang(system, stages, len(chosen), n_tasks, cap, t_max)
+        fresh = tasks._replace(npred=tasks.npred.copy(), ready=tasks.ready.copy(), place=tasks.place.copy())
+        gang = _gang(system, stages, len(chosen), n_tasks, cap, t_max, bool(tasks.spawned.any()))
         pst = stages.balancer.hooks.make_state(system.machine, taskset, stages.balancer_params)
         loop(sim, pst, jobs, fresh, gang)
         return pst, jobs, fresh, gang
@@ -295,11 +327,12 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
     workload = workload_of(point.workload)
     rng_graphs, rng_jobs, rng_mapper = rng.spawn(3)
     apps = [map_application(g, system, stages, rng_mapper) for g in applications(workload, rng_graphs)]
+    spawns = spawned_tasks(workload, [m.graph for m in apps], rng_graphs)
     n = point.stop.warmup + point.stop.jobs
     chosen = rng_jobs.integers(0, len(apps), size=n)
-    work = np.array([m.graph.weight.sum() for m in apps])[chosen]
-    arrival = arrivals(work, point.load, system.pes, rng_jobs)
-    sim, _, jobs, tasks, gang = run(stages, system, apps, chosen, arrival, point.stop.max_in_system)
+    work = np.array([m.graph.weight.sum() + s.life.sum() for m, s in zip(apps, spawns, strict=True)])[chosen]
+    arrival = arrivals(work, point.load, system.pes, rng_jobs, workload)
+    sim, _, jobs, tasks, gang = run(stages, system, apps, chosen, arrival, point.stop.max_in_system, spawns)
     if gang.counts[STATUS] == SATURATED:
         return Result(summary={"saturated": True, "trace_job": gang.trace_job,
                                "trace_migrations": gang.trace_moved}, work=n)

@@ -11,20 +11,52 @@ arrival process or graph sizes for the whole tool. RECONSTRUCTED here
 - Poisson arrivals whose rate makes the offered load ``load``: the mean work
   of the run's jobs, over ``P`` PEs, per unit of mean interarrival time.
 
+Two options replace those reconstructions with files:
+
+- ``trace``: an SWF log (or any format an installed reader claims,
+  :func:`~sweep.workloads.traces.read_trace`), whose submit times are the
+  arrivals: the run's ``n`` jobs arrive at the log's first ``n`` submit times
+  from ``trace_start`` seconds after its first, shifted to start at 0 and
+  their gaps scaled so that the offered load ``Σ work / (P · span)``, span the
+  first to last arrival, is ``load``: the rigid family's rescaling of a
+  trace (:func:`~sweep.families.rigid._jobs.offered_load`; Feitelson &
+  Mu'alem Weil 1998). Only the submit times are read: a job's work is its
+  task graph's, not the log's run time. RECONSTRUCTED: CSSE00 names no trace.
+- ``graphs``: task-graph files (the mapping family's readers,
+  :func:`~sweep.families.mapping._instance.task_graph`: ``.stg`` STG, ``.json``
+  JSON, any other suffix the edge list), one application each, in place of
+  the ``applications`` random graphs; an STG file's edges get data from
+  ``data`` (STG carries none), drawn once per replication.
+
+Spawned tasks (``spawn`` > 0; CSSE00 §2.2: tasks "generated internally due
+to the non-uniform nature of the applications", which the balancer moves
+too, §3.2): each application of ``M`` tasks gets ``round(spawn · M)`` more,
+the balancing family's random recursive forest with the graph's tasks as
+its roots (:func:`~sweep.families.balancing._tasks.spawn_forest`: task
+``k`` spawned by a task uniform among ``0..k-1``, when that one has run
+``a`` slices, ``a`` uniform on ``1..`` its life), their lives drawn from
+``weights`` like the graph's (RECONSTRUCTED). A spawned task has no edges:
+it is not in the task graph the mapper maps, and its job ends when it has
+ended too. Drawn once per application, after the graphs, from the same
+generator (no draw at all when ``spawn`` is 0).
+
 A job's tasks are of the compute class only: the gang family's I/O and
-barrier classes are not modelled here, and no task spawns others.
+barrier classes are not modelled here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
 
 from sweep.families import check_params, param
-from sweep.families.mapping._instance import RandomDag, task_graph
+from sweep.families.balancing._tasks import spawn_forest
+from sweep.families.gang._workload import trace_of
+from sweep.families.mapping._instance import RandomDag, sampler, task_graph
+from sweep.families.rigid._jobs import offered_load
 from sweep.workloads.task_graphs import TaskGraph
 
 
@@ -35,6 +67,17 @@ class DagJobs(RandomDag):
 
     size: int = param(20, ge=1, doc="RECONSTRUCTED: tasks per graph")
     applications: int = param(50, ge=1, doc="RECONSTRUCTED: distinct task graphs the jobs are drawn from")
+    graphs: list[str] | None = param(None, nullable=True,
+                                     doc="task-graph files, one application each (.stg, .json, else an "
+                                         "edge list), in place of the random graphs; null: random")
+    trace: str | None = param(None, nullable=True,
+                              doc="an SWF trace whose submit times, scaled to the offered load, are the "
+                                  "arrivals (RECONSTRUCTED); null: Poisson arrivals")
+    trace_start: float = param(0.0, ge=0, unit="seconds",
+                               doc="where the trace's arrivals start, after its first submit time")
+    spawn: float = param(0.0, ge=0, doc="RECONSTRUCTED: tasks spawned at run time per task of a graph "
+                                        "(rounded per application; the balancing family's random "
+                                        "recursive forest over the graph's tasks); 0: none")
 
 
 #: The salad family's workload kinds and their options (the config schemas).
@@ -49,14 +92,98 @@ def workload_of(section: Mapping[str, Any]) -> DagJobs:
                         ignore=("name", "kind"))
 
 
+@dataclass(frozen=True)
+class Spawned:
+    """One application's spawned tasks, numbered after its graph's ``M``: ``parent`` (an application
+    task number), ``age`` (the parent's CPU slices at the spawn) and ``life`` (slices), one each."""
+
+    parent: np.ndarray
+    age: np.ndarray
+    life: np.ndarray
+
+
+def slices(weight: np.ndarray) -> np.ndarray:
+    """A task's life in slices: its weight at speed 1, rounded up, at least one slice."""
+    return np.maximum(np.ceil(np.asarray(weight, np.float64) - 1e-9).astype(np.int64), 1)
+
+
+def spawned_tasks(workload: DagJobs, graphs: list[TaskGraph], rng: np.random.Generator) -> list[Spawned]:
+    """Each application's spawned tasks (module docstring); none drawn when ``spawn`` is 0."""
+    draw = sampler(workload.weights, "workload.weights")
+    out = []
+    for graph in graphs:
+        extra = round(workload.spawn * graph.tasks)
+        life = np.concatenate([slices(graph.weight), slices(draw(rng, extra)) if extra else
+                               np.zeros(0, np.int64)])
+        parent, age = spawn_forest(life, graph.tasks, rng)
+        m = graph.tasks
+        out.append(Spawned(parent[m:], age[m:], life[m:]))
+    return out
+
+
+def _graph_kind(path: str) -> str:
+    """The mapping family's workload kind that reads a task-graph file, by its suffix."""
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    return suffix if suffix in ("stg", "json") else "edges"
+
+
 def applications(workload: DagJobs, rng: np.random.Generator) -> list[TaskGraph]:
-    """The run's distinct task graphs, drawn by the mapping family's generator."""
+    """The run's distinct task graphs: the files of ``graphs`` read by the mapping family's readers,
+    else ``applications`` graphs drawn by its generator."""
+    if workload.graphs is not None:
+        if isinstance(workload.graphs, str) or not isinstance(workload.graphs, Sequence) \
+                or not workload.graphs or not all(isinstance(p, str) for p in workload.graphs):
+            raise ValueError(f"workload.graphs must be a non-empty list of task-graph file paths or null, "
+                             f"got {workload.graphs!r}")
+        try:
+            graphs = [task_graph({"kind": _graph_kind(path), "path": path, "data": workload.data}, rng)
+                      for path in workload.graphs]
+        except ValueError as error:  # TaskGraphError too: one line naming file and line
+            raise ValueError(f"workload.graphs: {error}") from None
+        for path, graph in zip(workload.graphs, graphs, strict=True):
+            if graph.cost is not None:
+                raise ValueError(f"workload.graphs: {path} gives each task's time per processor (a cost "
+                                 f"matrix); the salad family's PEs are alike: give task weights")
+        return graphs
     section = {f.name: getattr(workload, f.name) for f in fields(RandomDag)}
     section["kind"] = "random_dag"
     return [task_graph(section, rng) for _ in range(workload.applications)]
 
 
-def arrivals(work: np.ndarray, load: float, pes: int, rng: np.random.Generator) -> np.ndarray:
-    """Poisson arrival times (slices) of jobs of ``work`` at offered load ``load`` on ``pes`` PEs."""
+def trace_submits(workload: DagJobs, count: int) -> np.ndarray:
+    """The first ``count`` submit times (seconds) of ``workload.trace`` from ``trace_start`` after its
+    first, in submit order; one-line ``ValueError`` when the window holds fewer."""
+    trace = trace_of(workload.trace, "workload.trace")
+    submit = np.sort(np.asarray(trace.submit, np.float64)[np.asarray(trace.submit) >= 0], kind="stable")
+    kept = submit[submit >= submit[0] + workload.trace_start] if submit.size else submit
+    if kept.size < count:
+        raise ValueError(f"workload.trace: {workload.trace} has {kept.size} jobs with a submit time from "
+                         f"trace_start = {workload.trace_start:g} s on; the run needs {count} "
+                         f"(stop.warmup + stop.jobs)")
+    return kept[:count]
+
+
+def scaled_to_load(submit: np.ndarray, work: np.ndarray, load: float, pes: int) -> np.ndarray:
+    """Arrival times (slices) from submit times: from 0, gaps scaled so that ``Σ work / (P · span)`` is
+    ``load`` (the rigid family's :func:`offered_load`); all at 0 if the submits have no span."""
+    rho = offered_load(submit, work, np.ones_like(work), pes)
+    if not np.isfinite(rho):
+        return np.zeros_like(submit)
+    return (submit - submit[0]) * (rho / load)
+
+
+def arrivals(work: np.ndarray, load: float, pes: int, rng: np.random.Generator,
+             workload: DagJobs | None = None) -> np.ndarray:
+    """Arrival times (slices) of jobs of ``work`` at offered load ``load`` on ``pes`` PEs: the trace's,
+    scaled, where ``workload.trace`` names one, else Poisson (module docstring)."""
+    if workload is not None and workload.trace is not None:
+        return scaled_to_load(trace_submits(workload, len(work)), work, load, pes)
     rate = load * pes / float(work.mean())
     return np.cumsum(rng.exponential(1.0 / rate, size=len(work)))
+
+
+def check_workload(workload: DagJobs, jobs: int) -> None:
+    """One-line ``ValueError`` for a bad graph file or trace, or a trace too short for ``jobs`` jobs."""
+    applications(replace(workload, applications=1), np.random.default_rng(0))
+    if workload.trace is not None:
+        trace_submits(workload, jobs)

@@ -32,6 +32,11 @@ class SaladParams:
     feedback: bool = param(True, doc="the balancer reads the scheduler's current allocation every "
                                      "slice (§3: 'input from the dynamic scheduler'); false: only "
                                      "when the allocator maps a job (RECONSTRUCTED reading)")
+    pe_order: str = param("mapper", choices=("mapper", "round_robin"),
+                          doc="how a PE serves its slot's job: mapper, its next task in the mapper's "
+                              "order (the mapping family's executor), spawned tasks when that one "
+                              "waits; round_robin, the job's first task in the PE's queue, one slice "
+                              "each in turn (the balancing family's executor). RECONSTRUCTED")
     op_cost: float = param(0.0, ge=0, unit="slices",
                            doc="mapping time per operation the mapper counts (RECONSTRUCTED; 0: "
                                "mapping is free)")
