@@ -7,7 +7,9 @@
 Runs every ``calibrate:`` and ``sensitivity:`` block of the chosen papers' claims
 files (:mod:`sweep.reproduce.calibration`): each preset of a block over the block's
 design, all on one pool, each Dataset in ``DIR/data/<preset>@<name>.nc`` (reused
-by a rerun when its config is unchanged). A ``calibrate:`` block is then fitted:
+by a rerun when its config is unchanged; its compute seconds in
+``DIR/data/compute_seconds.json``, so that the record of a rerun says what the
+design cost). A ``calibrate:`` block is then fitted:
 the fitted values go into ``conf/calibrated/<paper>_<name>.yaml`` (the presets
 include it) and the fit, its residuals and every claim's verdict at each design
 point into ``sweep/reproduce/calibrations/<paper>_<name>.yaml``. A ``sensitivity:``
@@ -19,6 +21,7 @@ written, 1 when a run failed, 2 on bad input.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Sequence
@@ -52,6 +55,16 @@ def _overrides(calibration, preset: str, data: Path, args: argparse.Namespace) -
             f"output={data / f'{preset}@{calibration.name}.nc'}"]
 
 
+#: Beside the Datasets: each one's compute seconds, so that a rerun reusing it records what it cost.
+SECONDS = "compute_seconds.json"
+
+
+def _seconds(data: Path) -> dict[str, float]:
+    """The compute seconds of the Datasets in ``data`` (``SECONDS``; empty before a first run)."""
+    path = data / SECONDS
+    return {str(k): float(v) for k, v in json.loads(path.read_text()).items()} if path.exists() else {}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     from sweep.engine.runner import composed, prepare, resolved_yaml, run_many
@@ -71,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = args.out.absolute() / "data"
     data.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    datasets, seconds = {}, {}
+    datasets, seconds = {}, _seconds(data)
 
     def design_runs() -> None:
         pending = []
@@ -86,6 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for finished in run_many(pending) if pending else ():
             datasets[finished.label] = finished.dataset
             seconds[finished.label] = finished.compute_seconds
+            (data / SECONDS).write_text(json.dumps(seconds, indent=1, sort_keys=True))
 
     failed = guarded("sweep-calibrate", design_runs)
     if failed is not None:

@@ -354,40 +354,53 @@ def design_verdicts(calibration: Calibration, claims: Sequence[Any],
 
     Judged: the claims that read only presets of the design and are not the block's targets. Left
     out: a claim that cannot be computed at any point (it reads a policy or a point the design's
-    overrides leave out), and one whose measurement is the same at every point (it does not read the
-    parameters, e.g. a ratio of two policies without the varied ``policy.quantum``)."""
+    overrides leave out), and one that does not read the parameters (:func:`reads_parameters`)."""
     from sweep.reproduce.claims import evaluate
 
     out = {}
     for claim in claims:
         if claim.id in calibration.claims or not set(claim.presets) <= set(calibration.presets):
             continue
-        verdicts, measured = {}, []
+        if not reads_parameters(calibration, claim, design):
+            continue
+        verdicts = {}
         for point in calibration.design():
             try:
-                judgement = evaluate(claim, at(design, point))
+                verdicts[point_label(point)] = evaluate(claim, at(design, point)).verdict
             except Exception as error:  # noqa: BLE001 - reported in the record, not raised
                 verdicts[point_label(point)] = f"error: {type(error).__name__}"
-                continue
-            verdicts[point_label(point)] = judgement.verdict
-            measured.append(judgement.measured)
-        if not measured:
-            continue
-        if len(measured) == len(verdicts) > 1 and all(_same(measured[0], m) for m in measured[1:]):
-            continue
-        out[claim.id] = verdicts
+        if any(not v.startswith("error") for v in verdicts.values()):
+            out[claim.id] = verdicts
     return out
 
 
-def _same(a: xr.DataArray, b: xr.DataArray) -> bool:
-    """Two measurements with the same values and intervals (their design coordinates aside)."""
-    def arrays(da: xr.DataArray) -> list[np.ndarray]:
-        return [np.asarray(da.values, dtype=np.float64)] + [np.asarray(da[c].values, dtype=np.float64)
-                                                             for c in ("low", "high") if c in da.coords]
+def reads_parameters(calibration: Calibration, claim: Any, design: Mapping[str, xr.Dataset]) -> bool:
+    """Whether the points ``claim`` reads (:func:`sweep.reproduce.rounds.readings`) hold different
+    results at different design points. They do not when the parameters do not enter them: a claim
+    on EQS and EQS-PWS alone reads no ``policy.quantum``, and their runs are the same at every
+    quantum (common random numbers: a policy parameter leaves the job stream as it is). Wall-clock
+    variables (``*_seconds``) differ between any two runs and are not compared."""
+    from sweep.reproduce.rounds import readings, union
 
-    left, right = arrays(a), arrays(b)
-    return len(left) == len(right) and all(x.shape == y.shape and np.array_equal(x, y, equal_nan=True)
-                                           for x, y in zip(left, right, strict=True))
+    points = calibration.design()
+    for preset in claim.presets:
+        reading = union(readings(claim, preset)) or {}
+        ds = design[preset]
+        ds = ds[[name for name in ds.data_vars if not str(name).endswith("_seconds")]]
+        try:
+            ds = ds.sel({dim: labels for dim, labels in reading.items() if dim in ds.dims})
+        except KeyError:  # labels the design did not run: the claim is judged (and fails) there
+            return True
+        first = at({preset: ds}, points[0])[preset]
+        if any(not _same_values(first, at({preset: ds}, point)[preset]) for point in points[1:]):
+            return True
+    return False
+
+
+def _same_values(a: xr.Dataset, b: xr.Dataset) -> bool:
+    """Every data variable of ``a`` equal to ``b``'s, element by element (NaN equal to NaN)."""
+    return all(np.array_equal(np.asarray(a[name].values), np.asarray(b[name].values),
+                              equal_nan=a[name].dtype.kind == "f") for name in a.data_vars)
 
 
 def sensitivity_record(calibration: Calibration, sensitivity: Mapping[str, Mapping[str, str]],

@@ -12,6 +12,7 @@ import xarray as xr
 from sweep.reproduce.calibration import (
     design_verdicts,
     parse,
+    reads_parameters,
     sensitivity_record,
     sensitivity_text,
 )
@@ -70,24 +71,26 @@ def test_the_sensitivity_text(verdict, at_points, text):
     assert sensitivity_text(verdict, at_points, "lo") == text
 
 
-def _claim(claim_id: str, variable: str) -> Claim:
-    return Claim("test", claim_id, "§1", "words", "mean", {"preset": "p", "variable": variable},
+def _claim(claim_id: str, variable: str, policy: str) -> Claim:
+    return Claim("test", claim_id, "§1", "words", "mean",
+                 {"preset": "p", "variable": variable, "select": {"policy": policy}},
                  Expectation.parse({"between": [3, 4], "figures": 1}, "test"))
 
 
 def test_each_claim_is_judged_at_each_design_point_unless_it_does_not_read_the_parameter():
-    """x rises with lo (3.5 at lo = 0.25 and 1, 6.0 at lo = 4, outside [2.5, 4.5]); y is the same
-    at every lo (a claim that does not read the parameter: left out); z is not in the Datasets
-    (not computable anywhere: left out)."""
+    """Policy a's x rises with lo (3.5 at lo = 0.25 and 1, 6.0 at lo = 4, outside [2.5, 4.5]);
+    policy b's is the same at every lo (b has no such parameter: a claim on b alone is left out);
+    z is not in the Datasets (not computable anywhere: left out)."""
     (block,) = parse("test", {"small_jobs": BLOCK}, kind="sensitivity")
-    x = np.array([[3.49, 3.51], [3.49, 3.51], [5.99, 6.01]])
-    ds = xr.Dataset({"x": (("lo", "replication"), x), "y": (("lo", "replication"), np.full((3, 2), 3.5))},
-                    coords={"lo": [0.25, 1.0, 4.0], "replication": [0, 1]})
-    claims = [_claim("x", "x"), _claim("y", "y"), _claim("z", "z")]
+    a = np.array([[3.49, 3.51], [3.49, 3.51], [5.99, 6.01]])
+    ds = xr.Dataset({"x": (("policy", "lo", "replication"), np.stack([a, np.full((3, 2), 3.5)]))},
+                    coords={"policy": ["a", "b"], "lo": [0.25, 1.0, 4.0], "replication": [0, 1]})
+    claims = [_claim("on_a", "x", "a"), _claim("on_b", "x", "b"), _claim("z", "z", "a")]
     verdicts = design_verdicts(block, claims, {"p": ds})
-    assert verdicts == {"x": {"lo=0.25": "reproduced", "lo=1": "reproduced", "lo=4": "contradicted"}}
-    assert sensitivity_text("reproduced", verdicts["x"], "lo") \
+    assert verdicts == {"on_a": {"lo=0.25": "reproduced", "lo=1": "reproduced", "lo=4": "contradicted"}}
+    assert sensitivity_text("reproduced", verdicts["on_a"], "lo") \
         == "depends on lo: flips to contradicted at lo=4"
+    assert reads_parameters(block, claims[0], {"p": ds}) and not reads_parameters(block, claims[1], {"p": ds})
 
 
 def test_the_report_section_of_a_sensitivity_record():
@@ -107,32 +110,41 @@ def test_the_report_section_of_a_sensitivity_record():
 
 
 def test_a_tiny_design_end_to_end(tmp_path, monkeypatch):
-    """sweep-calibrate on a sensitivity block of SH00's two closed-form presets (Figures 7-8) over
-    the C90 body's lower end: a record with each of their claims' verdict at each design point,
-    nothing fitted, nothing written to conf/calibrated; at lo = 1 (the presets' own value) every
-    verdict is the one the preset itself gives."""
+    """sweep-calibrate on a sensitivity block of SH00's closed-form Figures 7-8 and a short
+    Figure 2 over the C90 body's lower end: a record with each of their claims' verdict at each
+    design point, nothing fitted, nothing written to conf/calibrated; at lo = 1 (the presets' own
+    value) each closed-form verdict is the one the preset itself gives; a rerun reuses the
+    Datasets and writes the same record, what they cost included."""
+    import yaml
+
     import sweep
     from sweep.reproduce import calibrate, calibration, claims
     from sweep.reproduce.claims import evaluate
 
     paper = claims.load_paper("sh00")
-    tiny = dataclasses.replace(paper.calibrations[0], name="tiny", replications=1,
-                               presets=("sh00_fig7", "sh00_fig8"))
+    presets = ("sh00_fig2", "sh00_fig7", "sh00_fig8")
+    tiny = dataclasses.replace(paper.calibrations[0], name="tiny", replications=2, presets=presets,
+                               overrides=("stop.jobs=5000", "stop.warmup=500"))
     monkeypatch.setattr(claims, "load_paper", lambda key: dataclasses.replace(paper, calibrations=(tiny,)))
     monkeypatch.setattr(calibration, "records_folder", lambda: tmp_path / "records")
     conf = calibrate._conf_folder() / "calibrated"
     before = sorted(path.name for path in conf.iterdir())
-    status = calibrate.main(["--out", str(tmp_path / "out"), "--paper", "sh00", "--workers", "1",
-                             "--no-progress"])
-    assert status == 0
+    command = ["--out", str(tmp_path / "out"), "--paper", "sh00", "--workers", "1", "--no-progress"]
+    assert calibrate.main(command) == 0
     assert sorted(path.name for path in conf.iterdir()) == before
-    import yaml
-
-    record = yaml.safe_load((tmp_path / "records" / "sh00_tiny.yaml").read_text())
+    written = tmp_path / "records" / "sh00_tiny.yaml"
+    record = yaml.safe_load(written.read_text())
     assert record["kind"] == "sensitivity" and record["design"]["points"] == 3
-    on_presets = {c.id: c for c in paper.claims if set(c.presets) <= {"sh00_fig7", "sh00_fig8"}}
-    assert set(record["sensitivity"]) == set(on_presets)
+    assert record["design"]["compute_seconds"] > 0
+    on_presets = {c.id: c for c in paper.claims if set(c.presets) <= set(presets)}
+    assert set(record["sensitivity"]) <= set(on_presets)
+    closed_forms = {c for c in on_presets if set(on_presets[c].presets) <= {"sh00_fig7", "sh00_fig8"}}
+    assert closed_forms <= set(record["sensitivity"])
     own = {name: sweep.run([f"experiment={name}"]) for name in ("sh00_fig7", "sh00_fig8")}
     for claim_id, verdicts in record["sensitivity"].items():
         assert list(verdicts) == ["lo=0.25", "lo=1", "lo=4"]
-        assert verdicts["lo=1"] == evaluate(on_presets[claim_id], own).verdict, claim_id
+        if claim_id in closed_forms:
+            assert verdicts["lo=1"] == evaluate(on_presets[claim_id], own).verdict, claim_id
+    written.unlink()
+    assert calibrate.main(command) == 0
+    assert yaml.safe_load(written.read_text()) == record
