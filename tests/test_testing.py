@@ -19,10 +19,12 @@ import pytest
 from sweep.families import all_policies
 from sweep.testing import dispatch as dispatch_checks
 from sweep.testing import gang as gang_checks
+from sweep.testing import malleable as malleable_checks
 from sweep.testing import mapping as mapping_checks
 from sweep.testing import rigid as rigid_checks
 from sweep.testing.naive import REFERENCES
 from sweep.testing.naive import dispatch as naive_dispatch
+from sweep.testing.naive import malleable as naive_malleable
 from sweep.testing.naive import rigid as naive_rigid
 
 #: The folder holding the package of the plugin policy ``idle_first`` (tests/plugin).
@@ -146,6 +148,17 @@ def test_a_wrong_mapping_reference_fails(monkeypatch):
     with pytest.raises(AssertionError, match=r"^policy 'heft' differs from its plain-Python reference "
                                              r"\(\{\}, seed \d instance \d: \d+ tasks on \d processors, "):
         mapping_checks.compare_with_reference("heft", {})
+
+
+def test_a_wrong_malleable_reference_fails(monkeypatch):
+    """EQS against EQS-PWS's rule (phase one capped at the working set, not at N_j): the same
+    schedule where the working set never binds, caught where it does (the peaked speedup)."""
+    monkeypatch.setitem(REFERENCES, "eqs", naive_malleable.RULES["eqs_pws"])
+    malleable_checks.compare_on_workload("eqs", {}, malleable_checks.REFERENCE_WORKLOAD)
+    wrong = r"^policy 'eqs' differs from its plain-Python reference \(\{\}: 400 jobs at load 0.8 on 16 "
+    with pytest.raises(AssertionError, match=wrong + r"processors, speedup .*'max'\}, until 300 "
+                                                     r"departures\): depart\[\d+\] is "):
+        malleable_checks.compare_with_reference("eqs", {})
 
 
 def test_a_policy_or_pass_without_a_reference_is_one_line_saying_where_to_add_it():

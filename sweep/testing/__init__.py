@@ -27,8 +27,9 @@ What runs, for each chosen policy and each of its ``examples``:
   ``RigidHooks.reference`` names, the default of ``rigid_policy``): its family's compiled run
   matches the reference on small random cases (``compare_with_reference`` of
   ``sweep.testing.<family>``: dispatch job by job and in the summary statistics, rigid start for
-  start, gang tick by tick, mapping task by task), failing with the policy and the first
-  difference; a policy without one is skipped with a line saying how to add it.
+  start, gang tick by tick, mapping task by task, malleable departure by departure), failing
+  with the policy and the first difference; a policy without one is skipped with a line saying
+  how to add it.
 
 The same checks run over sweep's own policies in its test suite (``tests/test_policies.py``,
 ``tests/dispatch``, ``tests/rigid``), from these modules. A test module of one's own can use

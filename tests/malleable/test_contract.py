@@ -1,17 +1,19 @@
 """Every registered malleable policy, with each of its examples (``Policy.examples``).
 
 Invariants on small random streams, the declared summary, and job-for-job
-agreement with the naive reference of ``tests/naive/malleable.py`` that the
-policy names (``MalleableHooks.naive``). No list of policy names here: a new
+agreement with the naive reference of ``sweep/testing/naive/malleable.py`` that the
+policy names (``MalleableHooks.naive``; :func:`sweep.testing.malleable.compare_with_reference`,
+which ``pytest --pyargs sweep.testing`` runs on a plugin's policies too). No list of policy names here: a new
 policy file is checked as soon as it is registered.
 """
 
 import numpy as np
 import pytest
-from naive import malleable as naive
 
 from sweep.families import Point, StopRule, load_families
 from sweep.families.malleable._workload import make_jobs
+from sweep.testing.malleable import REFERENCE_WORKLOAD, compare_with_reference
+from sweep.testing.naive import malleable as naive
 
 from ._util import POLICIES, run
 
@@ -99,24 +101,17 @@ def test_matches_the_naive_reference(example):
     name, options = example
     hooks = POLICIES[name].hooks
     assert hooks.naive is not None, (f"malleable policy {name!r} names no naive reference "
-                                     f"(MalleableHooks.naive: one of {', '.join(naive.POLICIES)})")
-    workload = {**FIG6B, "parallelism": "dist3", "demand_scv": 4.0,
-                "speedup": {"model": "eq5", "phi_prime": 0.02, "beta_prime": 0.0001}}
-    jobs = make_jobs(workload, 16, 0.8, 400, np.random.default_rng(11))
-    target = 300
-    cap = np.minimum(jobs.parallelism, 16)
-    pws = jobs.pws if hooks.phase_one is None else hooks.phase_one(jobs, 16)
-    want = naive.simulate(jobs.arrival.tolist(), jobs.a.tolist(), jobs.b.tolist(), jobs.c.tolist(),
-                          cap.tolist(), pws.tolist(), 16, hooks.naive, target, **options)
-    out = run(name, options, jobs, 16, target=target)
-    assert out.scalars.departed == target
-    np.testing.assert_allclose(out.state.depart, np.array(want), rtol=1e-9)
+                                     f"(MalleableHooks.naive: one of {', '.join(naive.RULES)})")
+    compare_with_reference(name, options)
     plain = {k: v for k, v in options.items() if not k.startswith("repartition")}
     if plain != options:  # the §4.3 options change the schedule (the check is not vacuous)
-        assert not np.allclose(run(name, plain, jobs, 16, target=target).state.depart,
-                               out.state.depart, equal_nan=True)
+        jobs = make_jobs(REFERENCE_WORKLOAD, 16, 0.8, 400, np.random.default_rng(11))
+        assert not np.allclose(run(name, plain, jobs, 16, target=300).state.depart,
+                               run(name, options, jobs, 16, target=300).state.depart, equal_nan=True)
 
 
 def test_a_reference_named_by_no_policy_fails_with_where_to_add_it():
-    with pytest.raises(LookupError, match=r"register one in tests/naive/malleable.py \(known: eqs, eqs_pws"):
+    with pytest.raises(LookupError, match=r"^no naive reference for malleable rule 'eqs_eff': register an "
+                                          r"Equipartition or TimeSlices under that name in .* "
+                                          r"\(known: eqs, eqs_pws"):
         naive.simulate([0.0], [1.0], [0.0], [0.0], [1], [1.0], 1, "eqs_eff", 1)

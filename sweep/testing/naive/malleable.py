@@ -4,18 +4,29 @@ Plain Python lists and dicts; allocations recomputed from scratch at every
 event by sorting: water-filling over the caps in increasing order (EQS), jobs
 in order of (acquired service, arrival) for rounding and FB slices. Nothing
 shared with ``sweep.families.malleable``; the kernels must match these job for job.
+
+What a policy does differently is a *rule*: an :class:`Equipartition` (phase one's cap) or
+:class:`TimeSlices` (an arriving job's size), registered by name in :data:`RULES`; a policy
+names its rule in ``MalleableHooks.naive`` (several may share one: EQS-AVG is EQS-PWS's rule
+with its own phase one), or registers a rule under its own name with
+:func:`sweep.testing.naive.reference` (a plugin's, in its module: docs/plugins.md).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sweep.testing.naive._registry import References
 
-#: What each policy's reference does differently, by name (a policy names one: ``MalleableHooks.naive``).
-POLICIES = References("policy", "register one in tests/naive/malleable.py")
+__all__ = ["RULES", "Equipartition", "TimeSlices", "declared", "simulate"]
+
+#: The rules by name (module docstring; a policy names one: ``MalleableHooks.naive``).
+RULES = References("malleable rule", "register an Equipartition or TimeSlices under that name in "
+                                     "sweep.testing.naive.malleable.RULES (sweep's own), or one under the "
+                                     "policy's name with @sweep.testing.naive.reference (a plugin's; "
+                                     "docs/plugins.md)")
 
 
 class Equipartition(NamedTuple):
@@ -30,8 +41,8 @@ class TimeSlices(NamedTuple):
     size: Callable[[int, list, list, list, list, int], float]
 
 
-POLICIES.register("eqs")(Equipartition(lambda j, pws, ncap: float(ncap[j])))
-POLICIES.register("eqs_pws")(Equipartition(lambda j, pws, ncap: float(min(pws[j], ncap[j]))))
+RULES.register("eqs")(Equipartition(lambda j, pws, ncap: float(ncap[j])))
+RULES.register("eqs_pws")(Equipartition(lambda j, pws, ncap: float(min(pws[j], ncap[j]))))
 
 
 def _working_set_share(j, present, size, pws, ncap, processors):
@@ -46,8 +57,8 @@ def _equal_share(j, present, size, pws, ncap, processors):
     return min(ncap[j], max(1.0, math.floor(processors / len(present) + 0.5)))
 
 
-POLICIES.register("fb_pws")(TimeSlices(_working_set_share))
-POLICIES.register("fb_asp")(TimeSlices(_equal_share))
+RULES.register("fb_pws")(TimeSlices(_working_set_share))
+RULES.register("fb_asp")(TimeSlices(_equal_share))
 
 
 def _waterfill(avail, caps, present, acq, integer):
@@ -129,9 +140,17 @@ def _between(processors, newcomer, target, alloc, present, acq):
     return alloc
 
 
+def declared(policy: Any) -> Equipartition | TimeSlices | None:
+    """A malleable policy's rule where none is registered under its name: the one its hooks name
+    (``MalleableHooks.naive``), ``None`` if they name none."""
+    return None if policy.hooks.naive is None else RULES[policy.hooks.naive]
+
+
 def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional=False,
              quantum=10.0, repartition_overhead=0.0, repartition_period=0.0, reschedule="slice_boundary"):
     """Departure times (NaN for jobs not departed) after ``target`` departures.
+
+    ``policy``: a rule (:class:`Equipartition` or :class:`TimeSlices`) or its name in :data:`RULES`.
 
     FB policies: ``reschedule="every_event"`` makes a new slice at every event;
     ``"slice_boundary"`` makes the slice schedule at every multiple of ``quantum`` while
@@ -142,7 +161,7 @@ def simulate(arrival, a, b, c, ncap, pws, processors, policy, target, fractional
     positive one makes no progress for that long. ``repartition_period`` (EQS, EQS-PWS): full
     repartitioning only at its multiples, :func:`_between` in between.
     """
-    rule = POLICIES[policy]  # LookupError naming this file for a policy without one
+    rule = RULES[policy] if isinstance(policy, str) else policy  # LookupError: where to add one
     n = len(arrival)
     rem, acq, size = [1.0] * n, [0.0] * n, [0.0] * n
     alloc, last, stall = {}, {}, {}
