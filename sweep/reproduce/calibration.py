@@ -426,12 +426,15 @@ def sensitivity_text(verdict: str, at_points: Mapping[str, str], name: str) -> s
 
     ``verdict`` is the claim's verdict in the run (at the presets' own values of the parameters);
     ``at_points`` its verdict at each design point (``design_verdicts``). A verdict the run did not
-    decide is not said to flip: the text then counts the design's verdicts."""
+    decide is not said to flip: the text then counts the design's verdicts; and one that no design
+    point decides is not called robust."""
     tail = _not_decided(at_points)
-    if verdict not in DECIDED:
-        counts = Counter(v for v in at_points.values() if v in DECIDED)
-        if not counts:
+    counts = Counter(v for v in at_points.values() if v in DECIDED)
+    if not counts:  # nothing to hold or flip: one replication of a saturation claim, say
+        if all(v == "undecided" for v in at_points.values()):
             return f"undecided at every design point of {name}'s range"
+        return f"decided at no design point of {name}'s range{tail}"
+    if verdict not in DECIDED:
         shown = ", ".join(f"{count} {v}" for v, count in sorted(counts.items()))
         return f"not decided here; over {name}'s range: {shown}{tail}"
     flips = {point: v for point, v in at_points.items() if v != verdict and v in DECIDED}

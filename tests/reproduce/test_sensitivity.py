@@ -66,6 +66,10 @@ def test_a_calibrate_block_without_targets_is_sent_to_sensitivity():
      "not decided here; over lo's range: 2 reproduced (1 of 3 design points undecided)"),
     ("undecided", {"lo=0.25": "undecided", "lo=4": "undecided"},
      "undecided at every design point of lo's range"),
+    ("reproduced", {"lo=0.25": "undecided", "lo=4": "undecided"},
+     "undecided at every design point of lo's range"),
+    ("reproduced", {"lo=0.25": "undecided", "lo=4": "error: KeyError"},
+     "decided at no design point of lo's range (1 of 2 design points undecided, 1 not computed)"),
 ])
 def test_the_sensitivity_text(verdict, at_points, text):
     assert sensitivity_text(verdict, at_points, "lo") == text
