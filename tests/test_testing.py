@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from sweep.families import all_policies
+from sweep.testing import balancing as balancing_checks
 from sweep.testing import dispatch as dispatch_checks
 from sweep.testing import gang as gang_checks
 from sweep.testing import malleable as malleable_checks
@@ -159,6 +160,15 @@ def test_a_wrong_malleable_reference_fails(monkeypatch):
     with pytest.raises(AssertionError, match=wrong + r"processors, speedup .*'max'\}, until 300 "
                                                      r"departures\): depart\[\d+\] is "):
         malleable_checks.compare_with_reference("eqs", {})
+
+
+def test_a_wrong_balancing_reference_fails(monkeypatch):
+    """The gradient model against sender-initiated diffusion's reference (no low threshold, no
+    pressure surface)."""
+    monkeypatch.setitem(REFERENCES, "gradient", REFERENCES["sender_diffusion"])
+    with pytest.raises(AssertionError, match=r"^policy 'gradient' differs from its plain-Python reference "
+                                             r"\(\{\}, \w+ tasks on mesh of 6 PEs, medium exact\): "):
+        balancing_checks.compare_with_reference("gradient", {})
 
 
 def test_a_policy_or_pass_without_a_reference_is_one_line_saying_where_to_add_it():

@@ -27,7 +27,8 @@ What runs, for each chosen policy and each of its ``examples``:
   ``RigidHooks.reference`` names, the default of ``rigid_policy``): its family's compiled run
   matches the reference on small random cases (``compare_with_reference`` of
   ``sweep.testing.<family>``: dispatch job by job and in the summary statistics, rigid start for
-  start, gang tick by tick, mapping task by task, malleable departure by departure), failing
+  start, gang tick by tick, mapping task by task, malleable departure by departure, balancing
+  task by task), failing
   with the policy and the first difference; a policy without one is skipped with a line saying
   how to add it.
 

@@ -2,17 +2,18 @@
 
 Plain Python, written from the documentation, sharing nothing with the kernels they check: these
 exist to be read and trusted. One module per family holds the family's event loop in plain
-Python (:mod:`.dispatch`, :mod:`.gang`, :mod:`.malleable`, :mod:`.mapping`, :mod:`.rigid`); what
-each policy does differently is registered under the policy's name in :data:`REFERENCES`, with
-the decorator :func:`reference`, in the module that defines the policy's reference: sweep's own
-in the family's module here, a plugin's in the module of its ``Policy`` (docs/plugins.md), so
-that loading the policy registers its reference and no list is edited. :func:`reference_of` finds a
-policy's reference; the generic test of :mod:`sweep.testing` compares every policy that has one
-with its family's compiled run.
+Python (:mod:`.balancing`, :mod:`.dispatch`, :mod:`.gang`, :mod:`.malleable`, :mod:`.mapping`,
+:mod:`.rigid`); what each policy does differently is registered under the policy's name in
+:data:`REFERENCES`, with the decorator :func:`reference`, in the module that defines the
+policy's reference: sweep's own in the family's module here, a plugin's in the module of its
+``Policy`` (docs/plugins.md), so that loading the policy registers its reference and no list is
+edited. :func:`reference_of` finds a policy's reference; the generic test of
+:mod:`sweep.testing` compares every policy that has one with its family's compiled run.
 
 What a family's reference takes is the family's contract (its module's docstring): a dispatch
 policy registers its host rule ``rule(view, job, now) -> host``, a gang policy its local
-scheduler ``local(matrix, cur, p, rr, par)``, a mapper ``mapper(inst, params, rng) -> Mapped``;
+scheduler ``local(matrix, cur, p, rr, par)``, a mapper ``mapper(inst, params, rng) -> Mapped``,
+a balancing policy ``reference(tasks, dist, costs, bus, params)`` -> its outcome;
 a rigid policy names a pass of :mod:`.rigid` and its order key in ``RigidHooks.reference``
 (``rigid_policy`` does by default; a new pass is registered by name with
 :func:`.rigid.rigid_pass`), a malleable one a rule of :mod:`.malleable` in

@@ -7,11 +7,22 @@ each policy is written from its module docstring (CSSE00 §3.2 for Rate of
 Change; Lin & Keller 1987, Willebeek-LeMair & Reeves 1993, Loh et al. 1996 for
 the baselines as CSSE00 §1.2 summarises them), and the kernel must match it
 slice for slice (every task's completion time, the messages, the migrations).
+
+Each policy's reference is registered under its name with
+:func:`sweep.testing.naive.reference`: ``reference(tasks, dist, costs, bus, params)`` of the
+task lists, the hop counts, the costs, whether the PEs share a bus, and the policy's parameter
+dataclass; sweep's own read their parameters into the keyword options of the functions below
+(a plugin's balancing policy registers its own in its module, docs/plugins.md).
 """
 
 from __future__ import annotations
 
 import math
+
+from sweep.testing.naive import reference
+
+__all__ = ["NoEnd", "NotModelled", "central_dispatcher", "gradient", "rate_of_change", "sender_diffusion",
+           "simulate"]
 
 
 def simulate(life, parent, spawn_age, home, release, pes):
@@ -184,7 +195,7 @@ class _Machine:
         t, limit = 0, 20 * sum(self.life) + 1000
         while None in self.finish:
             if t > limit:
-                raise RuntimeError(f"no end by slice {limit}: messages starve the PEs")
+                raise NoEnd(f"no end by slice {limit}: messages starve the PEs")
             for _, src, dst, message, _ in self.begin_slice(t):
                 receive(t, src, dst, message)
             tick(t)
@@ -194,6 +205,10 @@ class _Machine:
     def outcome(self):
         return {"finish": self.finish, "messages": self.sent, "transfers": self.transfers,
                 "migrated": self.migrated, "idle": self.idle}
+
+
+class NoEnd(RuntimeError):
+    """The run does not end: messages keep the PEs from their tasks."""
 
 
 def _machine(tasks, dist, costs, bus):
@@ -473,3 +488,50 @@ def sender_diffusion(tasks, dist, costs, *, bus=False, high=3, interval=4, oldes
 
     m.run(receive, tick)
     return m.outcome()
+
+
+def _oldest(params) -> bool:
+    return params.which == "oldest"
+
+
+def _periodic(params) -> bool:
+    return params.exchange == "periodic"
+
+
+class NotModelled(ValueError):
+    """A parameter value the reference does not model (the comparison skips that example)."""
+
+
+@reference("rate_of_change")
+def _rate_of_change(tasks, dist, costs, bus, params):
+    """Rate of Change with the policy's parameters; the options of the Where phase's sources and of
+    load carried in messages only at their defaults (the reference does not model the others)."""
+    if params.source_rule != "at_or_above" or params.load_in_messages:
+        raise NotModelled("the Rate of Change reference models source_rule=at_or_above and "
+                          "load_in_messages=false only")
+    return rate_of_change(tasks, dist, costs, bus=bus, high=params.high_threshold, low=params.low_threshold,
+                          critical=params.critical_threshold, critical_below=params.critical_rule == "below",
+                          interval=params.interval, adaptive_interval=params.adaptive_interval,
+                          max_interval=params.max_interval, nd=params.nd, adaptive_nd=params.adaptive_nd,
+                          nd_weight=params.nd_weight, oldest=_oldest(params),
+                          nearest=params.table_order == "nearest", max_forwards=params.max_forwards)
+
+
+@reference("gradient")
+def _gradient(tasks, dist, costs, bus, params):
+    return gradient(tasks, dist, costs, bus=bus, high=params.high_threshold, low=params.low_threshold,
+                    interval=params.interval, batch=params.batch, oldest=_oldest(params),
+                    periodic=_periodic(params))
+
+
+@reference("sender_diffusion")
+def _sender_diffusion(tasks, dist, costs, bus, params):
+    return sender_diffusion(tasks, dist, costs, bus=bus, high=params.high_threshold, interval=params.interval,
+                            oldest=_oldest(params), periodic=_periodic(params))
+
+
+@reference("central_dispatcher")
+def _central_dispatcher(tasks, dist, costs, bus, params):
+    return central_dispatcher(tasks, dist, costs, bus=bus, dispatcher=params.dispatcher,
+                              low=params.low_threshold, oldest=_oldest(params), service=params.service,
+                              notify=params.notify)
