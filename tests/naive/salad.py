@@ -1,9 +1,13 @@
 """A slow, obvious reference of the salad family's loop without a balancer.
 
 Plain Python lists, written from ``sweep/families/salad/_loop.py``'s module
-docstring: each PE's queue is a list in the order tasks joined it, the gang
-matrix a list of rows, a slice visits the PEs in order. Nothing is shared with
-the kernel; it must match it slice for slice (every job's end).
+docstring: each PE's queue is a list from its head, in the order tasks joined
+it (a task joins at the end), the gang matrix a list of rows, a slice visits
+the PEs in order. Spawned tasks (the balancing family's rule: a task that has
+run ``age`` slices spawns its children of that age, in their order, onto its
+PE's queue) and both orders of a PE (``mapper``; ``round_robin``: the list
+turned so that the task after the one run comes first) are covered. Nothing
+is shared with the kernel; it must match it slice for slice (every task's end).
 """
 
 from __future__ import annotations
@@ -12,15 +16,34 @@ import math
 
 
 def simulate(jobs, bw, pes, local):
-    """Each job's end. ``jobs``: dicts with ``released`` (slice), per task ``place``, ``rank``, ``life``,
-    and ``edges`` ``(src, dst, data)`` in the job's own task numbers; ``bw[p][q]`` the route bandwidth."""
+    """Each job's end (:func:`run`, in the mapper's order)."""
+    return run(jobs, bw, pes, local)[0]
+
+
+def run(jobs, bw, pes, local, order="mapper"):
+    """Each job's end and each task's end (job by job: a job's graph tasks, then those it spawns).
+
+    ``jobs``: dicts with ``released`` (slice), per task ``place``, ``rank``, ``life``, ``edges``
+    ``(src, dst, data)`` in the job's own task numbers, and optionally ``spawned``: ``(parent, age,
+    life)`` per spawned task, numbered after the graph's, ``parent`` a job task number;
+    ``bw[p][q]`` the route bandwidth."""
     tasks = []  # (job, own number)
     for j, job in enumerate(jobs):
-        tasks += [(j, i) for i in range(len(job["life"]))]
+        tasks += [(j, i) for i in range(len(job["life"]) + len(job.get("spawned", [])))]
     index = {key: k for k, key in enumerate(tasks)}
-    place = [jobs[j]["place"][i] for j, i in tasks]
-    rank = [jobs[j]["rank"][i] for j, i in tasks]
-    left = [jobs[j]["life"][i] for j, i in tasks]
+    mapped = [i < len(jobs[j]["life"]) for j, i in tasks]
+    place = [jobs[j]["place"][i] if mapped[k] else None for k, (j, i) in enumerate(tasks)]
+    rank = [jobs[j]["rank"][i] if mapped[k] else None for k, (j, i) in enumerate(tasks)]
+    left = [jobs[j]["life"][i] if mapped[k] else jobs[j]["spawned"][i - len(jobs[j]["life"])][2]
+            for k, (j, i) in enumerate(tasks)]
+    age = [0] * len(tasks)
+    children = {k: [] for k in range(len(tasks))}  # (age, child), in the children's order
+    for j, job in enumerate(jobs):
+        for s, (parent, when, _) in enumerate(job.get("spawned", [])):
+            children[index[(j, parent)]].append((when, index[(j, len(job["life"]) + s)]))
+    for k in children:
+        children[k].sort()
+    finish = [None] * len(tasks)
     succ = {k: [] for k in range(len(tasks))}
     npred = [0] * len(tasks)
     for j, job in enumerate(jobs):
@@ -34,17 +57,23 @@ def simulate(jobs, bw, pes, local):
     end = [None] * len(jobs)
     released, rows, cur, t = 0, [], 0, 0
 
+    def first_queued(j, p, spawned_only):
+        return next((k for k in queues[p] if tasks[k][0] == j and not (spawned_only and mapped[k])), None)
+
     def next_task(j, p):
-        mine = [k for k in range(len(tasks)) if tasks[k][0] == j and state[k] != "done" and place[k] == p]
-        if not mine:
-            return None
-        best = min(mine, key=lambda k: rank[k])
-        return best if state[best] == "queued" else None
+        if order == "round_robin":
+            return first_queued(j, p, False)
+        mine = [k for k in range(len(tasks)) if tasks[k][0] == j and mapped[k] and state[k] != "done"
+                and place[k] == p]
+        best = min(mine, key=lambda k: rank[k]) if mine else None
+        if best is not None and state[best] == "queued":
+            return best
+        return first_queued(j, p, True)
 
     while any(e is None for e in end):
         while released < len(jobs) and jobs[released]["released"] <= t:
             for k in range(len(tasks)):
-                if tasks[k][0] == released and npred[k] == 0:
+                if tasks[k][0] == released and mapped[k] and npred[k] == 0:
                     ready[k] = t
                     pending.append(k)
             released += 1
@@ -75,8 +104,17 @@ def simulate(jobs, bw, pes, local):
             if x is None:
                 continue
             left[x] -= 1
+            age[x] += 1
+            for c in [c for when, c in children[x] if when == age[x]]:
+                queues[p].append(c)
+                state[c] = "queued"
+                place[c] = p
+            if left[x] > 0 and order == "round_robin":
+                i = queues[p].index(x)
+                queues[p] = queues[p][i + 1:] + queues[p][:i + 1]
             if left[x] == 0:
                 state[x] = "done"
+                finish[x] = t + 1
                 queues[p].remove(x)
                 for y, data in succ[x]:
                     delay = 0 if place[y] == p else math.ceil(data / bw[p][place[y]] - 1e-9)
@@ -89,4 +127,4 @@ def simulate(jobs, bw, pes, local):
                     end[j] = t + 1
         cur = cur + 1 if cur + 1 < len(rows) else 0
         t += 1
-    return end
+    return end, finish

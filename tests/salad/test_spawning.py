@@ -13,6 +13,7 @@ from sweep.families.salad import _simulate as salad
 from sweep.families.salad._machine import system_of
 from sweep.families.salad._workload import DagJobs, Spawned, spawned_tasks
 from sweep.workloads.task_graphs import TaskGraph, random_dag
+from tests.naive import salad as naive
 
 FAMILY = load_families()["salad"]
 MESH16 = {"topology": "mesh", "pes": 16, "rows": 4, "cols": 4, "latency": 0.1, "overhead": 0.02}
@@ -117,3 +118,33 @@ def test_spawning_jobs_conserve_work_and_their_spawned_tasks_migrate(balancer, p
     assert np.array_equal(end_of_job, jobs.end)  # a job ends with its last task, spawned or not
     result = FAMILY.simulate(pt, np.random.default_rng(0))  # the whole run, checked for work
     assert result.summary["jobs"] == 200 and not result.summary["saturated"]
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("scheduler", ["gang", "concurrent_gang"])
+@pytest.mark.parametrize("pe_order", ["mapper", "round_robin"])
+def test_spawning_jobs_match_the_naive_reference_task_by_task(seed, scheduler, pe_order):
+    """Small random cases (2-6 jobs of 3-8-task graphs on a 2x2 mesh, each task spawning 0.6 more
+    on average, data between tasks): every task's end, spawned or not, is the plain-Python
+    reference's (``tests/naive/salad.py``), under both orders and both schedulers."""
+    rng = np.random.default_rng(seed)
+    mesh4 = {"topology": "mesh", "pes": 4, "rows": 2, "cols": 2, "bandwidth": 1.0}
+    pt = point(mesh4, scheduler=scheduler, pe_order=pe_order, mapper=["heft", "map_random"][seed % 2])
+    system, stages = system_of(pt.system), salad.stages_of(pt)
+    apps = [salad.map_application(random_dag(rng, int(rng.integers(3, 9)), density=0.4), system, stages, rng)
+            for _ in range(3)]
+    spawns = spawned_tasks(DagJobs(spawn=0.6), [m.graph for m in apps], rng)
+    chosen = rng.integers(0, 3, size=int(rng.integers(2, 7)))
+    arrival = np.sort(rng.uniform(0, 15, size=len(chosen)))
+    sim, _, jobs, _, _ = salad.run(stages, system, apps, chosen, arrival, 10**6, spawns)
+    cases = [{"released": int(np.ceil(a)), "place": apps[c].place.tolist(), "rank": apps[c].rank.tolist(),
+              "life": np.maximum(np.ceil(apps[c].graph.weight), 1).astype(int).tolist(),
+              "edges": list(zip(apps[c].graph.src.tolist(), apps[c].graph.dst.tolist(),
+                                apps[c].graph.data.tolist(), strict=True)),
+              "spawned": list(zip(spawns[c].parent.tolist(), spawns[c].age.tolist(), spawns[c].life.tolist(),
+                                  strict=True))}
+             for c, a in zip(chosen, arrival, strict=True)]
+    assert sum(len(s.life) for s in spawns) > 0
+    local = scheduler == "concurrent_gang"
+    end, finish = naive.run(cases, system.routes.bandwidth, system.pes, local, pe_order)
+    assert sim.finish.tolist() == finish and jobs.end.tolist() == end
