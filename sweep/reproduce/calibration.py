@@ -440,9 +440,23 @@ def sensitivity_text(verdict: str, at_points: Mapping[str, str], name: str) -> s
     flips = {point: v for point, v in at_points.items() if v != verdict and v in DECIDED}
     if not flips:
         return f"robust across {name}'s range{tail}"
-    shown = "; ".join(f"to {v} at {p}" for p, v in list(flips.items())[:3])
-    more = f" and {len(flips) - 3} more" if len(flips) > 3 else ""
-    return f"depends on {name}: flips {shown}{more}{tail}"
+    return f"depends on {name}: flips {_flips_text(flips)}{tail}"
+
+
+def _flips_text(flips: Mapping[str, str], most: int = 3) -> str:
+    """``to deviates at lo=1 and lo=4; to contradicted at lo=8``: the first ``most`` points that
+    flip the verdict, grouped by the verdict they give."""
+    groups: dict[str, list[str]] = {}
+    for point, verdict in flips.items():
+        groups.setdefault(verdict, []).append(point)
+    parts, shown = [], 0
+    for verdict, points in groups.items():
+        taken = points[: most - shown]
+        if taken:
+            parts.append(f"to {verdict} at {' and '.join(taken)}")
+            shown += len(taken)
+    more = f" and {len(flips) - shown} more" if len(flips) > shown else ""
+    return "; ".join(parts) + more
 
 
 def _not_decided(at_points: Mapping[str, str]) -> str:

@@ -60,6 +60,12 @@ def test_a_calibrate_block_without_targets_is_sent_to_sensitivity():
      "robust across lo's range (1 of 3 design points undecided)"),
     ("deviates", {"lo=0.25": "reproduced", "lo=1": "deviates", "lo=4": "contradicted"},
      "depends on lo: flips to reproduced at lo=0.25; to contradicted at lo=4"),
+    ("reproduced", {"lo=0.25": "contradicted", "lo=1": "reproduced", "lo=4": "contradicted"},
+     "depends on lo: flips to contradicted at lo=0.25 and lo=4"),
+    ("reproduced", {"lo=1": "deviates", "lo=2": "deviates", "lo=3": "contradicted", "lo=4": "deviates",
+                    "lo=5": "undecided"},
+     "depends on lo: flips to deviates at lo=1 and lo=2 and lo=4 and 1 more "
+     "(1 of 5 design points undecided)"),
     ("reproduced", {"lo=0.25": "reproduced", "lo=1": "undecided", "lo=4": "error: KeyError"},
      "robust across lo's range (1 of 3 design points undecided, 1 not computed)"),
     ("undecided", {"lo=0.25": "reproduced", "lo=1": "undecided", "lo=4": "reproduced"},
