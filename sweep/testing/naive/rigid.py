@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sweep.testing.naive import rigid_passes
 from sweep.testing.naive._registry import References
 
 __all__ = ["PASSES", "Machine", "declared", "earliest", "fits", "free_at", "pass_named", "rigid_pass",
@@ -47,8 +48,6 @@ def rigid_pass(name: str) -> Callable[[Callable[[Machine], None]], Callable[[Mac
 def pass_named(name: str) -> Callable[[Machine], None]:
     """The reference of the pass ``name``, after importing every module of
     :mod:`sweep.testing.naive.rigid_passes`; ``LookupError`` naming where to add a missing one."""
-    from sweep.testing.naive import rigid_passes  # its modules import this one
-
     for module in pkgutil.iter_modules(rigid_passes.__path__):
         importlib.import_module(f"{rigid_passes.__name__}.{module.name}")
     return PASSES[name]
