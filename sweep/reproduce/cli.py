@@ -473,7 +473,7 @@ def _on_grid(reading, axes: Mapping[str, str]):
 
 def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
     from sweep.reproduce.calibration import dimension, load_records, sensitivity_text
-    from sweep.reproduce.report import ClaimResult, PaperResult, PresetRun, Report
+    from sweep.reproduce.report import NOT_VERDICTS, ClaimResult, PaperResult, PresetRun, Report
 
     datasets = {preset: runner.dataset(preset) for preset in runner.parts}
     names = list(dict.fromkeys(name for paper in chosen for name in paper.presets))
@@ -497,10 +497,11 @@ def _judge(chosen, presets, runner: _Parts, figures: Path, args, argv, started):
             result = ClaimResult.of(claim, lambda c: runner.judgement(c, datasets), args.quick,
                                     _replications_read(claim, runner, datasets),
                                     paper.calibrated_by(claim.id))
+            judged = result.verdict not in NOT_VERDICTS  # not "full precision only", not an error
             result.sensitivity = "; ".join(
                 sensitivity_text(result.verdict, record["sensitivity"][claim.id],
                                  ", ".join(dimension(k) for k in record["parameters"]))
-                for record in records if claim.id in record["sensitivity"])
+                for record in records if judged and claim.id in record["sensitivity"])
             claims.append(result)
         results.append(PaperResult(paper, preset_runs, claims, records))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())

@@ -158,3 +158,27 @@ def test_a_tiny_design_end_to_end(tmp_path, monkeypatch):
     written.unlink()
     assert calibrate.main(command) == 0
     assert yaml.safe_load(written.read_text()) == record
+
+
+def test_the_report_gives_each_judged_claim_its_sensitivity(tmp_path, monkeypatch):
+    """sweep-reproduce --quick on two CV96 claims with a made-up record: the one judged gets the text
+    of its verdict against the record's; the full-precision-only one, not judged, gets none."""
+    import csv
+
+    from sweep.reproduce import calibration, cli
+    from sweep.reproduce.claims import load_paper
+
+    judged = "fig10b.relative_performance_unchanged_by_overhead"
+    not_judged = "fig10a.fb_pws_utilisation_at_30_per_hour"
+    at_points = {"quantum=1": "contradicted", "quantum=100": "reproduced"}
+    verdicts = {judged: at_points, not_judged: at_points}
+    record = sensitivity_record(load_paper("cv96").calibrations[0], verdicts, 1.0)
+    monkeypatch.setattr(calibration, "load_records", lambda paper: [record] if paper == "cv96" else [])
+    status = cli.main(["--out", str(tmp_path), "--paper", "cv96", "--quick", "--no-figures", "--workers", "1",
+                       "--no-progress", "--claim", f"cv96:{judged}", "--claim", f"cv96:{not_judged}"])
+    assert status == 0
+    rows = {row["id"]: row for row in csv.DictReader((tmp_path / "claims.csv").open())}
+    assert rows[not_judged]["verdict"] == "full precision only" and rows[not_judged]["sensitivity"] == ""
+    assert rows[judged]["sensitivity"] == sensitivity_text(rows[judged]["verdict"], at_points, "quantum")
+    assert rows[judged]["verdict"] in ("reproduced", "contradicted")  # decided: the text names a flip
+    assert rows[judged]["sensitivity"].startswith("depends on quantum: flips to ")
