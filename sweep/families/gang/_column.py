@@ -14,7 +14,7 @@ slot's task are updated at a context switch (:func:`reorder`, that one task
 moves up or down its column). Between those, priorities are fixed (the grades
 are measured at context switches only, §3.3.2), so the stored keys are exactly
 :func:`~sweep.families.gang._core.local_priority` of each task: a pick from
-the index is the pick of a full scan (``tests/naive/gang.py`` checks it).
+the index is the pick of a full scan (``sweep/testing/naive/gang.py`` checks it).
 Tasks finished at the rebuild are left out; tasks that finish later stay and
 are passed over.
 """

@@ -52,7 +52,7 @@ class MalleableHooks:
         The phase-one caps of a two-phase equipartition (``Columns.first``,
         capped at ``min(N_j, P)``); ``None``: ``min(N_j, P)``.
     naive
-        The policy of ``tests/naive/malleable.py`` this one must match job for
+        The policy of ``sweep/testing/naive/malleable.py`` this one must match job for
         job, given ``phase_one`` (or, without one, the jobs' pws) as its
         ``pws``; ``None`` when no naive reference covers it.
     """

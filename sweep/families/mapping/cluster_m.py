@@ -85,7 +85,7 @@ above.
 Tasks run in layer order (ties by topological position). The clustering of
 both graphs is the ``cluster`` hook (T_cm − T_c, not counted in T_c, CSSE00
 §2.1); the mapping alone is ``map`` (T_c). All three are compiled loops over
-arrays (``_cnug``, ``_cndg``, ``_map_layers``); ``tests/naive/cluster_m.py``
+arrays (``_cnug``, ``_cndg``, ``_map_layers``); ``sweep/testing/naive/mapping_cluster_m.py``
 is the plain-Python reading they must agree with, cluster for cluster and
 processor for processor.
 """

@@ -17,7 +17,7 @@ class References(dict):
 
     def __init__(self, what: str, how: str) -> None:
         """``what`` the names are (``policy``); ``how`` to add a missing one, where ``{name}`` is
-        the name asked for (``register one in tests/naive/malleable.py``)."""
+        the name asked for (``register one in sweep/testing/naive/malleable.py``)."""
         super().__init__()
         self.what, self.how = what, how
 
