@@ -16,19 +16,20 @@ from sweep.families.balancing._core import DONE
 from sweep.families.salad import _simulate as salad
 from sweep.families.salad._loop import BUSY, HELD, IDLE, IDLE_WITH_WORK, SLICES
 from sweep.families.salad._machine import system_of
-from sweep.families.salad._workload import applications, arrivals, spawned_tasks, workload_of
+from sweep.families.salad._workload import applications, arrivals, job_classes, spawned_tasks, workload_of
 
 KTH = "data/traces/KTH-SP2-1996-2.1-cln.swf.gz"
 MESH16 = {"topology": "mesh", "pes": 16, "rows": 4, "cols": 4, "bandwidth": 2.0, "trace_slices": 20000}
 JOBS = 150
 
 
-def whole_run(balancer, scheduler, pe_order, seed):
+def whole_run(balancer, scheduler, pe_order, seed, mix=None):
     """One run as ``simulate`` does it (12-task graphs spawning half as many again, KTH's arrivals at
-    load 0.6), returning what the invariants read."""
+    load 0.6, the jobs' classes drawn from ``mix``), returning what the invariants read."""
     pt = Point({"name": "ipg_salad", "balancer": balancer, "scheduler": scheduler, "pe_order": pe_order,
                 "mapper": "heft"},
-               {"kind": "dag_jobs", "size": 12, "applications": 8, "spawn": 0.5, "trace": KTH}, MESH16, 0.6,
+               {"kind": "dag_jobs", "size": 12, "applications": 8, "spawn": 0.5, "trace": KTH, "mix": mix},
+               MESH16, 0.6,
                StopRule(jobs=JOBS, warmup=0))
     stages, system, workload = salad.stages_of(pt), system_of(pt.system), workload_of(pt.workload)
     rng_graphs, rng_jobs, rng_mapper = np.random.default_rng(seed).spawn(3)
@@ -37,15 +38,17 @@ def whole_run(balancer, scheduler, pe_order, seed):
     chosen = rng_jobs.integers(0, len(apps), size=JOBS)
     work = np.array([m.graph.weight.sum() + s.life.sum() for m, s in zip(apps, spawns, strict=True)])[chosen]
     arrival = arrivals(work, pt.load, system.pes, rng_jobs, workload)
-    sim, _, jobs, tasks, gang = salad.run(stages, system, apps, chosen, arrival, 10**6, spawns)
+    classes = job_classes(workload, JOBS, rng_jobs)
+    sim, _, jobs, tasks, gang = salad.run(stages, system, apps, chosen, arrival, 10**6, spawns, classes)
     return system, apps, chosen, sim, jobs, tasks, gang
 
 
 @pytest.mark.parametrize("balancer", ["no_balancing", "rate_of_change", "sender_diffusion"])
 @pytest.mark.parametrize("scheduler", ["gang", "concurrent_gang"])
 @pytest.mark.parametrize("pe_order", ["mapper", "round_robin"])
-def test_every_invariant_holds_together(balancer, scheduler, pe_order):
-    system, apps, chosen, sim, jobs, tasks, gang = whole_run(balancer, scheduler, pe_order, seed=5)
+@pytest.mark.parametrize("mix", [None, {"compute": 1, "io": 1, "sync": 1}])
+def test_every_invariant_holds_together(balancer, scheduler, pe_order, mix):
+    system, apps, chosen, sim, jobs, tasks, gang = whole_run(balancer, scheduler, pe_order, 5, mix)
     slices_run = int(gang.counts[SLICES])
     # work conservation (the balancing family's check_outcome): every task ran its life, once
     assert (sim.status == DONE).all() and np.array_equal(sim.age, sim.life) and (sim.rem == 0).all()

@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from sweep.families import Point, StopRule, load_families
-from sweep.families.salad._workload import DagJobs, applications, arrivals, scaled_to_load, trace_submits
+from sweep.families.gang._core import IOCLASS
+from sweep.families.salad._workload import (
+    DagJobs,
+    applications,
+    arrivals,
+    job_classes,
+    scaled_to_load,
+    trace_submits,
+)
 from sweep.workloads.task_graphs import read_stg
 
 FAMILY = load_families()["salad"]
@@ -102,6 +110,9 @@ def test_an_edge_list_file_runs_as_a_job(tmp_path):
     ({"graphs": []}, r"^workload.graphs must be a non-empty list"),
     ({"graphs": ["sweep/data/task_graphs/topcuoglu2002_example.json"]}, r"^workload.graphs: .* cost matrix"),
     ({"graphs": ["BAD"]}, r"^workload.graphs: .*bad.txt"),
+    ({"mix": {"disk": 1}}, r"^workload.mix must map some of compute, io, sync"),
+    ({"mix": {"io": 0}}, r"^workload.mix must map"),
+    ({"io_wait": 0}, r"^workload.io_wait must be"),
 ])
 def test_a_bad_file_or_option_is_one_line(tmp_path, workload, match):
     (tmp_path / "bad.txt").write_text("task 0 1\nedge 0 7\n")
@@ -121,3 +132,14 @@ def test_a_bad_trace_exits_2_on_the_command_line(capsys):
     assert main(["policy=ipg_salad", "workload=salad_jobs", "system=salad_mesh64",
                  "workload.trace=no/such.swf", "progress=false", "plots=false"]) == 2
     assert "workload.trace: no such trace file" in capsys.readouterr().err
+
+
+def test_job_classes_are_drawn_from_mix_only_when_it_is_given():
+    """No mix: every job computes and nothing is drawn (the presets' streams stay as they were);
+    a mix of io only: every job is io, its settings in slices, one slice a tick."""
+    rng = np.random.default_rng(3)
+    assert job_classes(DagJobs(), 50, rng) is None
+    assert rng.bit_generator.state == np.random.default_rng(3).bit_generator.state
+    classes = job_classes(DagJobs(mix={"io": 1.0}, io_wait=7.0), 50, rng)
+    assert (classes.cls == IOCLASS).all() and classes.settings["io_wait"][0] == 7.0
+    assert classes.settings["ticks"][0] == 1

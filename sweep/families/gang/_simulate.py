@@ -201,6 +201,24 @@ class Run:
     slices: int
 
 
+def job_state(arrival: np.ndarray, width: np.ndarray, work: np.ndarray, cls: np.ndarray,
+              job_of: np.ndarray, left: np.ndarray, pool: np.ndarray,
+              settings: np.ndarray) -> tuple[_core.Jobs, _core.Tasks]:
+    """The jobs' and tasks' state at tick 0: jobs of ``width`` live tasks, ``work`` ticks a task and
+    class ``cls``; task ``x`` of job ``job_of[x]`` with ``left[x]`` ticks of work, in its first
+    burst or phase (``_core``)."""
+    n = len(width)
+    jobs = _core.Jobs(arrival=np.asarray(arrival, np.int64), width=width, work=np.asarray(work, np.int64),
+                      cls=np.asarray(cls, np.int64), first=(np.cumsum(width) - width).astype(np.int64),
+                      alive=width.copy(), waiting=np.zeros(n, np.int64), gen=np.zeros(n, np.int64),
+                      release=np.zeros(n, np.int64), start=np.full(n, -1, np.int64),
+                      end=np.full(n, -1, np.int64), last=np.zeros(n, np.int64),
+                      opened=np.zeros(1, np.int64))
+    seg = np.array([_core.first_segment(jobs.cls[j], left[x], pool, x, settings[0])
+                    for x, j in enumerate(job_of)], np.int64)
+    return jobs, _core.new_tasks(job_of, np.asarray(left, np.int64).copy(), seg)
+
+
 def run_kernel(policy: str | Policy, params: Any, arrival: np.ndarray, width: np.ndarray, work: np.ndarray,
                cls: np.ndarray, settings: np.ndarray, report: np.ndarray,
                processors: int, pool: np.ndarray, trace_ticks: int = 0) -> Run:
@@ -210,18 +228,9 @@ def run_kernel(policy: str | Policy, params: Any, arrival: np.ndarray, width: np
     width = np.asarray(width, np.int64)
     if n and width.max() > processors:
         raise ValueError(f"a job of {width.max()} tasks is wider than the machine ({processors} PEs)")
-    first = (np.cumsum(width) - width).astype(np.int64)
-    jobs = _core.Jobs(arrival=np.asarray(arrival, np.int64), width=width,
-                      work=np.asarray(work, np.int64), cls=np.asarray(cls, np.int64), first=first,
-                      alive=width.copy(), waiting=np.zeros(n, np.int64), gen=np.zeros(n, np.int64),
-                      release=np.zeros(n, np.int64), start=np.full(n, -1, np.int64),
-                      end=np.full(n, -1, np.int64), last=np.zeros(n, np.int64),
-                      opened=np.zeros(1, np.int64))
     job_of = np.repeat(np.arange(n, dtype=np.int64), width)
-    left = np.repeat(jobs.work, width)
-    seg = np.array([_core.first_segment(jobs.cls[j], jobs.work[j], pool, x, settings[0])
-                    for x, j in enumerate(job_of)], np.int64)
-    tasks = _core.new_tasks(job_of, left, seg)
+    jobs, tasks = job_state(arrival, width, work, cls, job_of, np.repeat(np.asarray(work, np.int64), width),
+                            pool, settings)
     mach = _core.new_machine(processors, max(n, 1))
     out = record(_core.REPORT, report.size)
     for name in _core.REPORT.names:

@@ -230,6 +230,15 @@ def load_applied(point: Any) -> bool:
     return point.workload.get("kind") != "gang_swf"
 
 
+def check_mix(mix: Any) -> None:
+    """One-line ``ValueError`` unless ``mix`` maps some of the classes to fractions >= 0, sum > 0."""
+    if not isinstance(mix, Mapping) or set(mix) - set(CLASS_NAMES) or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in mix.values()) \
+            or sum(mix.values()) <= 0:
+        raise ValueError(f"workload.mix must map some of {', '.join(CLASS_NAMES)} to fractions >= 0 "
+                         f"with a positive sum, got {mix!r}")
+
+
 def check_workload(workload: Mapping[str, Any], processors: int) -> None:
     """One-line ``ValueError`` naming a bad workload option."""
     kind = workload.get("kind")
@@ -238,12 +247,7 @@ def check_workload(workload: Mapping[str, Any], processors: int) -> None:
                          f"got {kind!r}")
     check_params(WORKLOADS[kind], workload, section="workload", owner=f"workload kind {kind!r}",
                  ignore=("name", "kind"))
-    mix = workload.get("mix", _default_mix())
-    if not isinstance(mix, Mapping) or set(mix) - set(CLASS_NAMES) or not all(
-            isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in mix.values()) \
-            or sum(mix.values()) <= 0:
-        raise ValueError(f"workload.mix must map some of {', '.join(CLASS_NAMES)} to fractions >= 0 "
-                         f"with a positive sum, got {mix!r}")
+    check_mix(workload.get("mix", _default_mix()))
     if kind == "jann" and RANGES[-1][1] > processors:
         raise ValueError(f"workload {workload.get('name')!r} draws jobs of up to {RANGES[-1][1]} tasks, "
                          f"wider than the machine (system.processors = {processors})")

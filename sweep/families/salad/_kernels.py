@@ -44,8 +44,8 @@ from {receive_module} import {receive_name} as receive
 
 
 @jit(**NO_REFCOUNT)
-def run(S, pst, J, T, G):
-    salad_loop(S, pst, J, T, G, tick, receive)
+def run(S, pst, J, T, G, C):
+    salad_loop(S, pst, J, T, G, C, tick, receive)
 '''
 
 _KERNELS: dict[str, Callable[..., None]] = {}
@@ -63,8 +63,8 @@ def _closure(balancer: Policy) -> Callable[..., None]:
     tick, receive = balancer.hooks.tick, balancer.hooks.receive
 
     @numba.njit(_nrt=False)
-    def run(S, pst, J, T, G):
-        salad_loop(S, pst, J, T, G, tick, receive)
+    def run(S, pst, J, T, G, C):
+        salad_loop(S, pst, J, T, G, C, tick, receive)
 
     return run
 

@@ -44,6 +44,13 @@ Slice ``t`` does, in this order:
    balancing family's round robin per slice, to which one job of edgeless
    tasks in one row reduces exactly.
 
+With task classes (``C.on``; ``_workload``'s module docstring), a queued task
+may run only when the gang family's ``task_status`` says it is ready (not
+waiting for I/O or at a barrier), and a slice it runs is also the gang
+family's ``_step`` of it (its burst or phase runs down); the mapper's order
+passes over a blocked task. A job's live tasks, for its barriers, are those
+that have joined a queue and not ended.
+
 A task that runs spawns its children at the ages the balancing family's
 ``run_task`` reads (CSSE00 §2.2): they join this PE's queue, and this PE is
 their place from then on (the mapper never saw them).
@@ -71,6 +78,7 @@ from sweep.families.balancing._core import (
     q_push,
     run_task,
 )
+from sweep.families.gang._core import READY, _step, task_status
 
 #: ``counts[STATUS]``.
 RUNNING, FINISHED, SATURATED = 0, 1, 2
@@ -83,6 +91,10 @@ Tasks = namedtuple("Tasks", "job rank place npred ready sstart sdst sdata spawne
 #: The gang matrix, the scratch arrays of the rebuild, the options and the counters.
 Gang = namedtuple("Gang", "own foot pend bw local feedback rr spawning cap t_max trace_job trace_moved "
                          "counts")
+#: The tasks' classes (CSSE00 §3.3.3), the gang family's own state and draws (``gang._core``): ``on``
+#: (0: every task computes, nothing below is read), its jobs and tasks (one a salad job and task),
+#: the pool of draws and its settings record (one slice a tick).
+Classes = namedtuple("Classes", "on jobs tasks pool par")
 #: ``Gang.counts``: what the run measured.
 COUNTS = ("status", "slices", "jobs_done", "idle", "idle_with_work", "busy", "rebuilds", "rows_max",
           "held")
@@ -103,16 +115,26 @@ def _at(S, T, k):
     return S.tr_dst[k] if S.tr_dst[k] >= 0 else T.place[k]
 
 
+@jit(inline="always", **NO_REFCOUNT)
+def _ready(C, k, t):
+    """Whether task ``k`` may run in slice ``t``: always without classes, else when the gang family's
+    ``task_status`` says READY (not blocked on I/O or at a barrier)."""
+    if C.on == 0:
+        return True
+    par = C.par[0]
+    return task_status(k, t, C.tasks, C.jobs, C.pool, par, par.deterministic != 0) == READY
+
+
 @jit(**NO_REFCOUNT)
-def _first_queued(S, T, p, j, spawned):
-    """The first task of job ``j`` in PE ``p``'s queue from its head (only a spawned one with
-    ``spawned``), else -1."""
+def _first_queued(S, T, C, p, j, spawned, t):
+    """The first task of job ``j`` in PE ``p``'s queue from its head that may run at ``t`` (only a
+    spawned one with ``spawned``), else -1."""
     h = S.head[p]
     if h < 0:
         return -1
     k = h
     while True:
-        if T.job[k] == j and (spawned == 0 or T.spawned[k] == 1):
+        if T.job[k] == j and (spawned == 0 or T.spawned[k] == 1) and _ready(C, k, t):
             return k
         k = S.nxt[k]
         if k == h:
@@ -120,26 +142,27 @@ def _first_queued(S, T, p, j, spawned):
 
 
 @jit(**NO_REFCOUNT)
-def next_task(S, J, T, G, j, p):
-    """Job ``j``'s next task on PE ``p``, -1 if none may run. In the mapper's order: its next mapped
-    task here if eligible and queued, else (that task not eligible, or none left here) its first
-    spawned task in the queue. In round robin (``G.rr``): its first task in the queue."""
+def next_task(S, J, T, G, C, j, p, t):
+    """Job ``j``'s next task on PE ``p`` in slice ``t``, -1 if none may run. In the mapper's order:
+    its next mapped task here, passing over those blocked on I/O or at a barrier (the barrier may
+    wait for a task behind them), if that task is eligible and queued; else its first spawned task
+    in the queue that may run. In round robin (``G.rr``): its first task in the queue that may run."""
     if G.rr == 1:
-        return _first_queued(S, T, p, j, 0)
+        return _first_queued(S, T, C, p, j, 0, t)
     best = -1
     for k in range(J.first[j], J.first[j] + J.count[j]):
         if T.spawned[k] == 0 and S.status[k] != DONE and _at(S, T, k) == p and \
-                (best < 0 or T.rank[k] < T.rank[best]):
+                (best < 0 or T.rank[k] < T.rank[best]) and (S.status[k] != QUEUED or _ready(C, k, t)):
             best = k
     if best >= 0 and S.status[best] == QUEUED:
         return best
     if G.spawning == 1:
-        return _first_queued(S, T, p, j, 1)
+        return _first_queued(S, T, C, p, j, 1, t)
     return -1
 
 
 @jit(**NO_REFCOUNT)
-def _local_pick(S, J, T, G, p, owner):
+def _local_pick(S, J, T, G, C, p, owner, t):
     """Concurrent Gang's local scheduler on PE ``p``: the first queued task of another job than the
     slot's that is its job's next here (every compute task's priority is above the floor)."""
     h = S.head[p]
@@ -148,7 +171,7 @@ def _local_pick(S, J, T, G, p, owner):
     k = h
     while True:
         j = T.job[k]
-        if j != owner and (G.rr == 1 or next_task(S, J, T, G, j, p) == k):
+        if j != owner and next_task(S, J, T, G, C, j, p, t) == k:
             return k
         k = S.nxt[k]
         if k == h:
@@ -227,13 +250,15 @@ def _release_job(S, J, T, G, j, t, npend):
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _release_ready(S, T, G, t, npend):
-    """Step 2: the pending tasks whose inputs are all here join their PE's queue; the pending left."""
+def _release_ready(S, T, G, C, t, npend):
+    """Step 2: the pending tasks whose inputs are all here join their PE's queue (and their job's
+    live tasks, which its barriers wait for); the pending left."""
     kept = 0
     for i in range(npend):
         k = G.pend[i]
         if T.ready[k] <= t:
             q_push(S, T.place[k], k)
+            C.jobs.alive[T.job[k]] += 1
         else:
             G.pend[kept] = k
             kept += 1
@@ -241,12 +266,12 @@ def _release_ready(S, T, G, t, npend):
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _run_pe(S, J, T, G, p, owner, t):
+def _run_pe(S, J, T, G, C, p, owner, t):
     """Step 5 for PE ``p`` whose slot holds job ``owner`` (-1: none): the task run, -1 (idle) or
     :data:`OVERHEAD`."""
-    x = next_task(S, J, T, G, owner, p) if owner >= 0 else -1
+    x = next_task(S, J, T, G, C, owner, p, t) if owner >= 0 else -1
     if x < 0 and G.local == 1:
-        x = _local_pick(S, J, T, G, p, owner)
+        x = _local_pick(S, J, T, G, C, p, owner, t)
     if x < 0:
         idle_slice(S, p)
         return -1
@@ -257,11 +282,15 @@ def _run_pe(S, J, T, G, p, owner, t):
         S.head[p] = S.nxt[x]  # round robin: the ring's head moves past the task run
     for i in range(c, S.cptr[x]):  # the tasks it spawned joined this PE's queue
         T.place[S.child[i]] = p
+        C.jobs.alive[T.job[x]] += 1
+    if C.on == 1:  # its burst or phase runs down: it may block on I/O or wait at a barrier
+        par = C.par[0]
+        _step(x, t, C.tasks, C.jobs, C.pool, par, par.deterministic != 0)
     return x
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def salad_loop(S, pst, J, T, G, tick, receive):
+def salad_loop(S, pst, J, T, G, C, tick, receive):
     """Run until every job has ended, or mark the run saturated: more than ``G.cap`` jobs present
     (arrived, at the allocator or released, and not ended), or no end by slice ``G.t_max``."""
     n = J.arrival.shape[0]
@@ -286,7 +315,7 @@ def salad_loop(S, pst, J, T, G, tick, receive):
         if arrived - counts[JOBS_DONE] > G.cap or t >= G.t_max:
             counts[STATUS] = SATURATED
             break
-        npend = _release_ready(S, T, G, t, npend)
+        npend = _release_ready(S, T, G, C, t, npend)
         moved = S.migrated[0]
         balance_step(S, pst, t, tick, receive, G.feedback == 1 or mapped)
         if cur == 0:
@@ -304,7 +333,7 @@ def salad_loop(S, pst, J, T, G, tick, receive):
         idle = 0
         for p in range(P):
             owner = own[cur, p] if rows > 0 else -1
-            x = _run_pe(S, J, T, G, p, owner, t)
+            x = _run_pe(S, J, T, G, C, p, owner, t)
             if t < nrec:
                 G.trace_job[t, p] = T.job[x] if x >= 0 else -1
             if x == -1:

@@ -35,25 +35,31 @@ from typing import Any
 
 import numpy as np
 
+from sweep._numba import record
 from sweep.families import Point, Policy, Result, Variable, load_families
 from sweep.families.balancing._core import ERRORS, OK, make_sim, run_with_room
 from sweep.families.balancing._tasks import TaskSet
+from sweep.families.gang._core import SETTINGS
+from sweep.families.gang._simulate import job_state
 from sweep.families.mapping._instance import instance
 from sweep.families.mapping._simulate import order_of
 from sweep.families.salad._loop import (
     COUNTS,
     SATURATED,
     STATUS,
+    Classes,
     Gang,
     Tasks,
     new_jobs,
 )
 from sweep.families.salad._machine import SaladSystem, system_of
 from sweep.families.salad._workload import (
+    JobClasses,
     Spawned,
     applications,
     arrivals,
     check_workload,
+    job_classes,
     slices,
     spawned_tasks,
     workload_of,
@@ -263,11 +269,29 @@ def _gang(system: SaladSystem, stages: Stages, jobs: int, tasks: int, cap: int, 
                 counts=np.zeros(len(COUNTS), np.int64))
 
 
+def class_state(classes: JobClasses | None, job_of: np.ndarray, life: np.ndarray, jobs: int) -> Classes:
+    """The loop's ``Classes``: the gang family's state of the run's jobs (no live task yet: a task
+    joins its job's live ones when it becomes eligible) and tasks; without classes, only the jobs'
+    counters (every task computes)."""
+    if classes is None:
+        settings = record(SETTINGS)
+        state = job_state(np.zeros(jobs), np.zeros(jobs, np.int64), np.zeros(jobs), np.zeros(jobs, np.int64),
+                          np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((1, 2)), settings)
+        return Classes(0, *state, np.zeros((1, 2)), settings)
+    width = np.bincount(job_of, minlength=jobs).astype(np.int64)
+    state = job_state(np.zeros(jobs), width, np.zeros(jobs), classes.cls, job_of, life, classes.pool,
+                      classes.settings)
+    state[0].alive[:] = 0
+    return Classes(1, *state, classes.pool, classes.settings)
+
+
 def run(stages: Stages, system: SaladSystem, apps: list[Mapped], chosen: np.ndarray,
         arrival: np.ndarray, cap: int,
-        spawns: list[Spawned] | None = None) -> tuple[Any, Any, Any, Tasks, Gang]:
+        spawns: list[Spawned] | None = None,
+        classes: JobClasses | None = None) -> tuple[Any, Any, Any, Tasks, Gang]:
     """Stages 2 and 3 on the given jobs (``spawns``: each application's spawned tasks, none if
-    ``None``): the final states (Sim, balancer, jobs, tasks, matrix)."""
+    ``None``; ``classes``: the jobs' classes, every task computing if ``None``): the final states
+    (Sim, balancer, jobs, tasks, matrix)."""
     tasks, taskset = _tasks(apps, chosen, spawns)
     life = taskset.life
     released = release_times(arrival, job_operations(apps, chosen), stages.params.op_cost)
@@ -281,7 +305,7 @@ def run(stages: Stages, system: SaladSystem, apps: list[Mapped], chosen: np.ndar
         fresh = tasks._replace(npred=tasks.npred.copy(), ready=tasks.ready.copy(), place=tasks.place.copy())
         gang = _gang(system, stages, len(chosen), n_tasks, cap, t_max, bool(tasks.spawned.any()))
         pst = stages.balancer.hooks.make_state(system.machine, taskset, stages.balancer_params)
-        loop(sim, pst, jobs, fresh, gang)
+        loop(sim, pst, jobs, fresh, gang, class_state(classes, tasks.job, life, len(chosen)))
         return pst, jobs, fresh, gang
 
     # no roots: the loop releases every task itself (``_loop``, steps 1 and 2)
@@ -332,7 +356,9 @@ def simulate(point: Point, rng: np.random.Generator) -> Result:
     chosen = rng_jobs.integers(0, len(apps), size=n)
     work = np.array([m.graph.weight.sum() + s.life.sum() for m, s in zip(apps, spawns, strict=True)])[chosen]
     arrival = arrivals(work, point.load, system.pes, rng_jobs, workload)
-    sim, _, jobs, tasks, gang = run(stages, system, apps, chosen, arrival, point.stop.max_in_system, spawns)
+    classes = job_classes(workload, n, rng_jobs)
+    sim, _, jobs, tasks, gang = run(stages, system, apps, chosen, arrival, point.stop.max_in_system, spawns,
+                                    classes)
     if gang.counts[STATUS] == SATURATED:
         return Result(summary={"saturated": True, "trace_job": gang.trace_job,
                                "trace_migrations": gang.trace_moved}, work=n)

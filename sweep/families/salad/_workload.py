@@ -40,8 +40,16 @@ it is not in the task graph the mapper maps, and its job ends when it has
 ended too. Drawn once per application, after the graphs, from the same
 generator (no draw at all when ``spawn`` is 0).
 
-A job's tasks are of the compute class only: the gang family's I/O and
-barrier classes are not modelled here.
+Task classes (``mix``; CSSE00 §3.3.3): each job is of one of the gang
+family's classes, drawn from ``mix`` as that family draws them, and its
+tasks behave as that family's (``gang._core``): ``compute`` never blocks;
+``io`` computes bursts of mean ``io_burst`` slices and waits ``io_wait``
+slices between them; ``sync`` computes phases of mean ``sync_phase`` (spread
+``sync_imbalance``) and waits at a barrier for every live task of its job, a
+live task being one that has become eligible (its DAG layer, or spawned) and
+not ended (RECONSTRUCTED: the gang family's jobs have no layers). One slice is
+one of that family's ticks. Drawn after the arrivals, from the jobs'
+generator (nothing drawn when ``mix`` is null, every job computing).
 """
 
 from __future__ import annotations
@@ -52,9 +60,13 @@ from typing import Any
 
 import numpy as np
 
+from sweep._numba import record
 from sweep.families import check_params, param
 from sweep.families.balancing._tasks import spawn_forest
-from sweep.families.gang._workload import trace_of
+from sweep.families.gang._core import SETTINGS
+from sweep.families.gang._simulate import POOL, draw_pool
+from sweep.families.gang._workload import _classes as gang_classes
+from sweep.families.gang._workload import check_mix, trace_of
 from sweep.families.mapping._instance import RandomDag, sampler, task_graph
 from sweep.families.rigid._jobs import offered_load
 from sweep.workloads.task_graphs import TaskGraph
@@ -78,6 +90,14 @@ class DagJobs(RandomDag):
     spawn: float = param(0.0, ge=0, doc="RECONSTRUCTED: tasks spawned at run time per task of a graph "
                                         "(rounded per application; the balancing family's random "
                                         "recursive forest over the graph's tasks); 0: none")
+    mix: Mapping[str, float] | None = param(None, nullable=True,
+                                            doc="fractions of compute, io and sync jobs (the gang "
+                                                "family's classes); null: every job computes")
+    io_burst: float = param(2.0, gt=0, unit="slices", doc="RECONSTRUCTED: mean compute burst of io "
+                                                          "tasks (the gang family's 0.2 s of 10 ticks)")
+    io_wait: float = param(5.0, gt=0, unit="slices", doc="RECONSTRUCTED: mean I/O wait of io tasks")
+    sync_phase: float = param(30.0, gt=0, unit="slices", doc="RECONSTRUCTED: mean work between barriers")
+    sync_imbalance: float = param(0.5, ge=0, le=1, doc="RECONSTRUCTED: spread of the phases")
 
 
 #: The salad family's workload kinds and their options (the config schemas).
@@ -90,6 +110,16 @@ def workload_of(section: Mapping[str, Any]) -> DagJobs:
         raise ValueError(f"workload.kind must be dag_jobs for the salad family, got {section.get('kind')!r}")
     return check_params(DagJobs, section, section="workload", owner="workload kind 'dag_jobs'",
                         ignore=("name", "kind"))
+
+
+@dataclass(frozen=True)
+class JobClasses:
+    """Each job's class (the gang family's ``COMPUTE``, ``IOCLASS``, ``SYNC``), the pool of draws
+    its bursts, waits and phases read, and the gang family's settings record (one slice a tick)."""
+
+    cls: np.ndarray
+    pool: np.ndarray
+    settings: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -182,8 +212,25 @@ def arrivals(work: np.ndarray, load: float, pes: int, rng: np.random.Generator,
     return np.cumsum(rng.exponential(1.0 / rate, size=len(work)))
 
 
+def job_classes(workload: DagJobs, jobs: int, rng: np.random.Generator) -> JobClasses | None:
+    """Each job's class drawn from ``mix`` (the gang family's draw), the pool of uniforms its bursts,
+    waits and phases read and the settings record (one slice a tick); ``None`` without ``mix``
+    (nothing drawn)."""
+    if workload.mix is None:
+        return None
+    cls = gang_classes(rng, workload.mix, jobs)
+    settings = record(SETTINGS)
+    for name in ("io_burst", "io_wait", "sync_phase", "sync_imbalance"):
+        settings[name] = getattr(workload, name)
+    settings["ticks"] = 1
+    return JobClasses(cls, draw_pool(rng, POOL), settings)
+
+
 def check_workload(workload: DagJobs, jobs: int) -> None:
-    """One-line ``ValueError`` for a bad graph file or trace, or a trace too short for ``jobs`` jobs."""
+    """One-line ``ValueError`` for a bad graph file, trace or mix, or a trace too short for ``jobs``
+    jobs."""
+    if workload.mix is not None:
+        check_mix(workload.mix)
     applications(replace(workload, applications=1), np.random.default_rng(0))
     if workload.trace is not None:
         trace_submits(workload, jobs)
