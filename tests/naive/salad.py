@@ -5,9 +5,12 @@ docstring: each PE's queue is a list from its head, in the order tasks joined
 it (a task joins at the end), the gang matrix a list of rows, a slice visits
 the PEs in order. Spawned tasks (the balancing family's rule: a task that has
 run ``age`` slices spawns its children of that age, in their order, onto its
-PE's queue) and both orders of a PE (``mapper``; ``round_robin``: the list
-turned so that the task after the one run comes first) are covered. Nothing
-is shared with the kernel; it must match it slice for slice (every task's end).
+PE's queue), both orders of a PE (``mapper``; ``round_robin``: the list
+turned so that the task after the one run comes first) and the gang family's
+task classes with lengths at their means (``io``: bursts, then waits;
+``sync``: phases, then a barrier for every live task of the job) are covered.
+Nothing is shared with the kernel; it must match it slice for slice (every
+task's end).
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ def simulate(jobs, bw, pes, local):
     return run(jobs, bw, pes, local)[0]
 
 
-def run(jobs, bw, pes, local, order="mapper"):
+def run(jobs, bw, pes, local, order="mapper", classes=None):
     """Each job's end and each task's end (job by job: a job's graph tasks, then those it spawns).
 
     ``jobs``: dicts with ``released`` (slice), per task ``place``, ``rank``, ``life``, ``edges``
     ``(src, dst, data)`` in the job's own task numbers, and optionally ``spawned``: ``(parent, age,
-    life)`` per spawned task, numbered after the graph's, ``parent`` a job task number;
-    ``bw[p][q]`` the route bandwidth."""
+    life)`` per spawned task, numbered after the graph's, ``parent`` a job task number, and ``cls``
+    (``compute``, ``io``, ``sync``; with ``classes``, a dict of the lengths ``burst``, ``wait``,
+    ``phase`` in slices); ``bw[p][q]`` the route bandwidth."""
     tasks = []  # (job, own number)
     for j, job in enumerate(jobs):
         tasks += [(j, i) for i in range(len(job["life"]) + len(job.get("spawned", [])))]
@@ -56,15 +60,56 @@ def run(jobs, bw, pes, local, order="mapper"):
     pending = []
     end = [None] * len(jobs)
     released, rows, cur, t = 0, [], 0, 0
+    kind = [jobs[j].get("cls", "compute") if classes else "compute" for j, _ in tasks]
+    first = {"io": (classes or {}).get("burst"), "sync": (classes or {}).get("phase")}
+    seg = [first.get(kind[k]) or left[k] + 1 for k in range(len(tasks))]
+    blocked = [None] * len(tasks)  # None, ("io", until) or ("barrier", job generation seen)
+    live, waiting, gen, opens = [0] * len(jobs), [0] * len(jobs), [0] * len(jobs), [0] * len(jobs)
+
+    def may_run(k):
+        """Whether task ``k`` may run in slice ``t``; a wait that is over ends here."""
+        if blocked[k] is None:
+            return True
+        what, value = blocked[k]
+        j = tasks[k][0]
+        if what == "io" and value <= t:
+            blocked[k] = None
+        elif what == "barrier" and gen[j] > value and opens[j] <= t:
+            blocked[k] = None
+            seg[k] = classes["phase"]
+        return blocked[k] is None
+
+    def open_barrier(j):
+        gen[j] += 1
+        opens[j] = t + 1
+        waiting[j] = 0
+
+    def ran(x):
+        """The class mechanics of a slice of ``x`` (its work already counted down)."""
+        j = tasks[x][0]
+        seg[x] -= 1
+        if left[x] == 0:
+            live[j] -= 1
+            if live[j] > 0 and waiting[j] == live[j]:
+                open_barrier(j)
+        elif seg[x] == 0 and kind[x] == "io":
+            blocked[x] = ("io", t + 1 + classes["wait"])
+            seg[x] = classes["burst"]
+        elif seg[x] == 0 and kind[x] == "sync":
+            blocked[x] = ("barrier", gen[j])
+            waiting[j] += 1
+            if waiting[j] == live[j]:
+                open_barrier(j)
 
     def first_queued(j, p, spawned_only):
-        return next((k for k in queues[p] if tasks[k][0] == j and not (spawned_only and mapped[k])), None)
+        return next((k for k in queues[p] if tasks[k][0] == j and not (spawned_only and mapped[k])
+                     and may_run(k)), None)
 
     def next_task(j, p):
         if order == "round_robin":
             return first_queued(j, p, False)
         mine = [k for k in range(len(tasks)) if tasks[k][0] == j and mapped[k] and state[k] != "done"
-                and place[k] == p]
+                and place[k] == p and (state[k] != "queued" or may_run(k))]
         best = min(mine, key=lambda k: rank[k]) if mine else None
         if best is not None and state[best] == "queued":
             return best
@@ -81,6 +126,7 @@ def run(jobs, bw, pes, local, order="mapper"):
             pending.remove(k)
             queues[place[k]].append(k)
             state[k] = "queued"
+            live[tasks[k][0]] += 1
         if cur == 0:
             rows = []
             for j in range(released):
@@ -109,6 +155,9 @@ def run(jobs, bw, pes, local, order="mapper"):
                 queues[p].append(c)
                 state[c] = "queued"
                 place[c] = p
+                live[tasks[c][0]] += 1
+            if classes:
+                ran(x)
             if left[x] > 0 and order == "round_robin":
                 i = queues[p].index(x)
                 queues[p] = queues[p][i + 1:] + queues[p][:i + 1]

@@ -132,3 +132,45 @@ def test_a_task_at_a_barrier_lets_its_partner_on_the_same_pe_run():
                                   10**6, classes=salad.JobClasses(np.array([SYNC]), np.zeros((1 << 10, 2)),
                                                                   settings))
     assert sim.finish.tolist() == [12, 16] and got.end.tolist() == [16]
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("scheduler", ["gang", "concurrent_gang"])
+@pytest.mark.parametrize("pe_order", ["mapper", "round_robin"])
+def test_classes_match_the_naive_reference_task_by_task(seed, scheduler, pe_order):
+    """Small random cases (2-6 jobs of 3-8-task graphs with data on a 2x2 mesh, spawning, each
+    job compute, I/O or sync, lengths at their means): every task's end is the plain-Python
+    reference's (``tests/naive/salad.py``)."""
+    from sweep.families.salad._workload import DagJobs, spawned_tasks
+    from sweep.workloads.task_graphs import random_dag
+    from tests.naive import salad as naive
+
+    rng = np.random.default_rng(100 + seed)
+    pt = Point({"name": "ipg_salad", "balancer": "no_balancing", "scheduler": scheduler, "pe_order": pe_order,
+                "mapper": ["heft", "map_random"][seed % 2]}, {"kind": "dag_jobs"},
+               {"topology": "mesh", "pes": 4, "rows": 2, "cols": 2, "bandwidth": 1.0}, 0.5,
+               StopRule(jobs=10, warmup=0))
+    system, stages = system_of(pt.system), salad.stages_of(pt)
+    apps = [salad.map_application(random_dag(rng, int(rng.integers(3, 9)), density=0.4), system, stages, rng)
+            for _ in range(3)]
+    spawns = spawned_tasks(DagJobs(spawn=0.6), [m.graph for m in apps], rng)
+    chosen = rng.integers(0, 3, size=int(rng.integers(2, 7)))
+    arrival = np.sort(rng.uniform(0, 15, size=len(chosen)))
+    cls = rng.integers(0, 3, size=len(chosen))
+    settings = record(SETTINGS)
+    settings["io_burst"], settings["io_wait"], settings["sync_phase"] = 2.0, 3.0, 3.0
+    settings["ticks"], settings["deterministic"] = 1, 1
+    classes = salad.JobClasses(cls, np.zeros((1 << 10, 2)), settings)
+    sim, _, jobs, _, _ = salad.run(stages, system, apps, chosen, arrival, 10**6, spawns, classes)
+    cases = [{"released": int(np.ceil(a)), "place": apps[c].place.tolist(), "rank": apps[c].rank.tolist(),
+              "life": np.maximum(np.ceil(apps[c].graph.weight), 1).astype(int).tolist(),
+              "edges": list(zip(apps[c].graph.src.tolist(), apps[c].graph.dst.tolist(),
+                                apps[c].graph.data.tolist(), strict=True)),
+              "spawned": list(zip(spawns[c].parent.tolist(), spawns[c].age.tolist(), spawns[c].life.tolist(),
+                                  strict=True)),
+              "cls": ["compute", "io", "sync"][k]}
+             for c, a, k in zip(chosen, arrival, cls, strict=True)]
+    local = scheduler == "concurrent_gang"
+    end, finish = naive.run(cases, system.routes.bandwidth, system.pes, local, pe_order,
+                            {"burst": 2, "wait": 3, "phase": 3})
+    assert sim.finish.tolist() == finish and jobs.end.tolist() == end
