@@ -119,12 +119,13 @@ def _fit_and_write(calibration, paper, design, spent: float) -> str:
     import numpy as np
 
     from sweep.reproduce import calibration as cal
+    from sweep.reproduce.sensitivity import design_verdicts
 
     values = cal.target_values(calibration, design)
     rng = np.random.default_rng(0)
     resampled = [cal.target_values(calibration, cal.resample(design, rng)) for _ in range(cal.RESAMPLES)]
     result = cal.fit(calibration, values, resampled)
-    sensitivity = cal.design_verdicts(calibration, paper.claims, design)
+    sensitivity = design_verdicts(calibration, paper.claims, design)
     config = Path(str(_conf_folder())) / "calibrated" / f"{calibration.key}.yaml"
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(cal.config_text(calibration, result))
@@ -137,8 +138,9 @@ def _fit_and_write(calibration, paper, design, spent: float) -> str:
 def _write_sensitivity(calibration, paper, design, spent: float) -> str:
     """A ``sensitivity:`` block's record: nothing fitted, each claim's verdict at each design point."""
     from sweep.reproduce import calibration as cal
+    from sweep.reproduce.sensitivity import design_verdicts
 
-    sensitivity = cal.design_verdicts(calibration, paper.claims, design)
+    sensitivity = design_verdicts(calibration, paper.claims, design)
     record = _write_record(calibration, cal.sensitivity_record(calibration, sensitivity, spent))
     return f"{len(sensitivity)} claims judged at {len(calibration.design())} design points; wrote {record}"
 

@@ -9,15 +9,10 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from sweep.reproduce.calibration import (
-    design_verdicts,
-    parse,
-    reads_parameters,
-    sensitivity_record,
-    sensitivity_text,
-)
+from sweep.reproduce.calibration import parse, sensitivity_record, sensitivity_text
 from sweep.reproduce.claims import Claim, Expectation
 from sweep.reproduce.report import sensitivity_markdown
+from sweep.reproduce.sensitivity import design_verdicts, reads_parameters
 
 BLOCK = {"words": "the lower end of the body", "source": "model notes §3",
          "parameters": {"workload.lo": [0.25, 4.0]}, "log": ["workload.lo"], "points": 3,
