@@ -92,8 +92,8 @@ IDLE_FIRST_RULE = """def rule(view, job, now):
     (None, "1 skipped", "policy 'idle_first' has no plain-Python reference: register its host rule, "
                         "rule(view, job, now) -> host (sweep.testing.naive.dispatch), with "
                         "@sweep.testing.naive.reference('idle_first'), in the module that defines the "
-                        "policy (a plugin's) or in sweep/testing/naive/dispatch.py (sweep's own; "
-                        "docs/plugins.md)\n"),
+                        "policy (a plugin's) or in a new module of sweep/testing/naive/policies/ "
+                        "(sweep's own; docs/plugins.md)\n"),
     (IDLE_FIRST_RULE.replace("idle[0]", "idle[-1]"), "1 failed",
      "E               AssertionError: policy 'idle_first' differs from its plain-Python reference "
      "({}, continuous case 0: "),
@@ -174,8 +174,8 @@ def test_a_wrong_balancing_reference_fails(monkeypatch):
 def test_a_policy_or_pass_without_a_reference_is_one_line_saying_where_to_add_it():
     with pytest.raises(LookupError, match=r"^no naive reference for policy 'no_such_policy': register one "
                                           r"with @sweep.testing.naive.reference\('no_such_policy'\), in the "
-                                          r"module that defines the policy \(a plugin's\) or in "
-                                          r"sweep/testing/naive/<its family>.py \(sweep's own; "
+                                          r"module that defines the policy \(a plugin's\) or in a new "
+                                          r"module of sweep/testing/naive/policies/ \(sweep's own; "
                                           r"docs/plugins.md\) \(known: "):
         naive_dispatch.simulate("no_such_policy", [0.0], [1.0], 1)
     with pytest.raises(LookupError, match=r"^no naive reference for rigid pass 'greedy': register one "
@@ -184,3 +184,14 @@ def test_a_policy_or_pass_without_a_reference_is_one_line_saying_where_to_add_it
                                           r"policy module \(docs/plugins.md\) \(known: conservative, easy, "
                                           r"fcfs\)"):
         naive_rigid.simulate("greedy", [0.0], [1.0], [1.0], [1], 1)
+
+
+def test_sweeps_own_reference_in_a_file_of_its_own_is_found_without_a_list():
+    """Issue 28: a new policy of sweep adds its reference as a new module of
+    sweep/testing/naive/policies/ and edits no existing file: importing the package registers every
+    module there (power_of_d's is one), before any family module is asked for."""
+    code = ("import sys, sweep.testing.naive as naive; print('power_of_d' in naive.REFERENCES, "
+            "'sweep.testing.naive.policies.power_of_d' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          check=True)
+    assert done.stdout.split() == ["True", "True"]

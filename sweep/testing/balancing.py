@@ -20,7 +20,7 @@ from sweep.families.balancing._core import ERR_TIMEOUT, ERRORS, make_sim
 from sweep.families.balancing._machine import machine_of
 from sweep.families.balancing._tasks import TaskSet, draw_tasks, workload_of
 from sweep.testing.checks import assert_matches
-from sweep.testing.naive import REFERENCES
+from sweep.testing.naive import REFERENCES, WHERE
 from sweep.testing.naive import balancing as naive
 
 __all__ = ["COSTS", "HOW_TO_ADD", "MACHINES", "compare_on_machine", "compare_with_reference", "hops",
@@ -28,9 +28,7 @@ __all__ = ["COSTS", "HOW_TO_ADD", "MACHINES", "compare_on_machine", "compare_wit
 
 #: How a balancing policy gets a reference ({name}: the policy's).
 HOW_TO_ADD = ("register reference(tasks, dist, costs, bus, params) -> the outcome dict "
-              "(sweep.testing.naive.balancing) with @sweep.testing.naive.reference({name!r}), in the module "
-              "that defines the policy (a plugin's) or in sweep/testing/naive/balancing.py (sweep's own; "
-              "docs/plugins.md)")
+              "(sweep.testing.naive.balancing) with @sweep.testing.naive.reference({name!r}), " + WHERE)
 
 #: Binary fractions (a message 0.5 slice a hop, a task 0.5 more) keep every sum of costs exact in
 #: any order of addition; whole_slices is the first version's shared medium.

@@ -22,6 +22,7 @@ from sweep.families import Point, StopRule, load_families
 from sweep.families.dispatch._simulate import simulate_arrays
 from sweep.families.dispatch._workload import workload_of
 from sweep.testing.checks import assert_matches
+from sweep.testing.naive import WHERE
 from sweep.testing.naive import dispatch as naive
 
 __all__ = ["HOW_TO_ADD", "WORKLOADS", "FixedDraws", "check_simulation", "compare_on_random_jobs",
@@ -29,8 +30,7 @@ __all__ = ["HOW_TO_ADD", "WORKLOADS", "FixedDraws", "check_simulation", "compare
 
 #: How a dispatch policy gets a reference ({name}: the policy's).
 HOW_TO_ADD = ("register its host rule, rule(view, job, now) -> host (sweep.testing.naive.dispatch), with "
-              "@sweep.testing.naive.reference({name!r}), in the module that defines the policy (a plugin's) "
-              "or in sweep/testing/naive/dispatch.py (sweep's own; docs/plugins.md)")
+              "@sweep.testing.naive.reference({name!r}), " + WHERE)
 
 #: Small workload sections, as the engine hands them to the family.
 WORKLOADS: dict[str, dict[str, Any]] = {

@@ -18,15 +18,14 @@ import numpy as np
 from sweep.families import Policy, load_families
 from sweep.families.gang import _simulate as SIM
 from sweep.testing.checks import assert_matches
+from sweep.testing.naive import WHERE
 from sweep.testing.naive import gang as naive
 
 __all__ = ["HOW_TO_ADD", "compare_with_reference", "machine", "run"]
 
 #: How a gang policy gets a reference ({name}: the policy's).
 HOW_TO_ADD = ("register its local scheduler, local(matrix, cur, p, rr, par) -> task or None "
-              "(sweep.testing.naive.gang), with @sweep.testing.naive.reference({name!r}), in the module "
-              "that defines the policy (a plugin's) or in sweep/testing/naive/gang.py (sweep's own; "
-              "docs/plugins.md)")
+              "(sweep.testing.naive.gang), with @sweep.testing.naive.reference({name!r}), " + WHERE)
 
 #: What the reference's run returns, in the order of the kernel's last counters row.
 COUNTS = ("idle", "empty", "busy", "held", "held_idle", "idle_slots", "task_slices")

@@ -18,7 +18,7 @@ from sweep.families import load_families
 from sweep.families.mapping._instance import Instance, instance
 from sweep.families.mapping._simulate import run
 from sweep.testing.checks import assert_matches
-from sweep.testing.naive import REFERENCES
+from sweep.testing.naive import REFERENCES, WHERE
 from sweep.testing.naive import mapping as naive  # noqa: F401 (registers sweep's own mappers' references)
 from sweep.workloads.task_graphs import SystemGraph, TaskGraph, random_dag, random_system, routes
 
@@ -26,8 +26,7 @@ __all__ = ["HOW_TO_ADD", "compare_on_seed", "compare_with_reference", "instances
 
 #: How a mapper gets a reference ({name}: the policy's).
 HOW_TO_ADD = ("register mapper(inst, params, rng) -> sweep.testing.naive.mapping.Mapped with "
-              "@sweep.testing.naive.reference({name!r}), in the module that defines the policy (a plugin's) "
-              "or in sweep/testing/naive/mapping.py (sweep's own; docs/plugins.md)")
+              "@sweep.testing.naive.reference({name!r}), " + WHERE)
 
 
 def make(graph: TaskGraph, system: SystemGraph, contention: bool = True) -> Instance:

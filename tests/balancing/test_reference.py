@@ -1,7 +1,8 @@
 """The compiled core against the naive reference (sweep/testing/naive/balancing.py), task by task.
 
 Every policy through :func:`sweep.testing.balancing.compare_on_machine`, which ``pytest --pyargs
-sweep.testing`` runs on a plugin's policies too, under the options of :data:`CASES`.
+sweep.testing`` runs on a plugin's policies too, under the options of :data:`CASES`, or a policy's own
+examples where it is not listed.
 """
 
 from __future__ import annotations
@@ -74,21 +75,27 @@ CASES = {
 }
 
 
-def test_every_balancing_policy_has_its_reference_cases():
-    """A new balancing policy fails here until it has a naive reference (registered under its name
-    in sweep/testing/naive/balancing.py) and cases in :data:`CASES` (issue 28: references are found
-    by the policy's name and a policy without one fails loudly, never passes unchecked).
-    ``no_balancing`` is the no-policy baseline, checked task by task above."""
-    policies = set(FAMILY.policies) - {"no_balancing"}
-    missing = sorted(policies - set(CASES))
-    assert not missing, f"no reference cases for {missing}: add them to CASES in {__name__}"
-    unreferenced = sorted(p for p in CASES if p not in REFERENCES)
-    assert not unreferenced, f"no reference in sweep/testing/naive/balancing.py for {unreferenced}"
+#: Every balancing policy but the no-policy baseline (checked task by task above).
+POLICIES = sorted(set(FAMILY.policies) - {"no_balancing"})
+
+
+def cases_of(policy: str) -> list[dict]:
+    """The options a policy is compared under: its :data:`CASES` where listed (sweep's own, chosen
+    to reach every rule), else its own examples (a new policy: no list to edit)."""
+    return CASES.get(policy) or [dict(e) for e in FAMILY.policies[policy].examples]
+
+
+def test_every_balancing_policy_has_its_reference():
+    """A new balancing policy fails here until it has a naive reference, registered under its name
+    (a new file of sweep/testing/naive/policies/; issue 28: references are found by the policy's
+    name and a policy without one fails loudly, never passes unchecked)."""
+    unreferenced = [p for p in POLICIES if p not in REFERENCES]
+    assert not unreferenced, f"no naive reference for {unreferenced}: add one to sweep/testing/naive/policies"
 
 
 def _cases():
-    for policy, options in CASES.items():
-        for number, kernel_options in enumerate(options):
+    for policy in POLICIES:
+        for number, kernel_options in enumerate(cases_of(policy)):
             for topology, pes, medium_hold in MACHINES:
                 yield pytest.param(policy, kernel_options, topology, pes, medium_hold,
                                    id=f"{policy}-{number}-{topology}-{pes}-{medium_hold}")
@@ -103,10 +110,10 @@ def test_policy_matches_the_naive_reference(policy, options, topology, pes, medi
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("policy", sorted(CASES))
+@pytest.mark.parametrize("policy", POLICIES)
 def test_the_reference_cases_migrate(policy):
-    """The comparison above is not vacuous: with the default options, tasks move in most cases."""
-    params = FAMILY.policies[policy].make_params(CASES[policy][0])
+    """The comparison above is not vacuous: with the first case's options, tasks move in most cases."""
+    params = FAMILY.policies[policy].make_params(cases_of(policy)[0])
     moved = 0
     for topology, pes, medium_hold in MACHINES:
         scenario = ("symmetric", "asymmetric", "arrivals")[pes % 3]

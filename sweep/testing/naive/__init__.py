@@ -5,9 +5,10 @@ exist to be read and trusted. One module per family holds the family's event loo
 Python (:mod:`.balancing`, :mod:`.dispatch`, :mod:`.gang`, :mod:`.malleable`, :mod:`.mapping`,
 :mod:`.rigid`); what each policy does differently is registered under the policy's name in
 :data:`REFERENCES`, with the decorator :func:`reference`, in the module that defines the
-policy's reference: sweep's own in the family's module here, a plugin's in the module of its
-``Policy`` (docs/plugins.md), so that loading the policy registers its reference and no list is
-edited. :func:`reference_of` finds a policy's reference; the generic test of
+policy's reference: sweep's own in a module of :mod:`.policies` (one file per policy, all
+imported with this package; the older ones in the family's module here), a plugin's in the module
+of its ``Policy`` (docs/plugins.md), so that loading the policy registers its reference and no
+list is edited. :func:`reference_of` finds a policy's reference; the generic test of
 :mod:`sweep.testing` compares every policy that has one with its family's compiled run.
 
 What a family's reference takes is the family's contract (its module's docstring): a dispatch
@@ -23,18 +24,22 @@ a rigid policy names a pass of :mod:`.rigid` and its order key in ``RigidHooks.r
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Callable
 from typing import Any
 
 from sweep.families import Policy
+from sweep.testing.naive import policies
 from sweep.testing.naive._registry import References
 
-__all__ = ["REFERENCES", "References", "reference", "reference_of"]
+__all__ = ["REFERENCES", "WHERE", "References", "reference", "reference_of"]
+
+#: Where a reference is registered, the end of every "how to add one" line.
+WHERE = ("in the module that defines the policy (a plugin's) or in a new module of "
+         "sweep/testing/naive/policies/ (sweep's own; docs/plugins.md)")
 
 #: Policy name -> what its family's reference does for it (module docstring).
-REFERENCES = References("policy", "register one with @sweep.testing.naive.reference({name!r}), in the "
-                                  "module that defines the policy (a plugin's) or in "
-                                  "sweep/testing/naive/<its family>.py (sweep's own; docs/plugins.md)")
+REFERENCES = References("policy", "register one with @sweep.testing.naive.reference({name!r}), " + WHERE)
 
 
 def reference(*names: str) -> Callable[[Any], Any]:
@@ -63,3 +68,13 @@ def reference_of(policy: Policy) -> Any | None:
         return REFERENCES[policy.name]
     declared = getattr(module, "declared", None)
     return declared(policy) if declared else None
+
+
+def _load_own_references() -> None:
+    """Import every module of :mod:`.policies`: each registers one of sweep's own policies'
+    references (a new policy's reference is a new file there)."""
+    for module in pkgutil.iter_modules(policies.__path__):
+        importlib.import_module(f"{policies.__name__}.{module.name}")
+
+
+_load_own_references()

@@ -211,7 +211,7 @@ class NoEnd(RuntimeError):
     """The run does not end: messages keep the PEs from their tasks."""
 
 
-def _machine(tasks, dist, costs, bus):
+def reference_machine(tasks, dist, costs, bus):
     return _Machine(tasks, dist, costs, bus)
 
 
@@ -226,7 +226,7 @@ def central_dispatcher(tasks, dist, costs, *, bus=False, dispatcher=0, low=1, ol
     ``tasks`` = (life, parent, spawn_age, home, release) lists; ``dist`` the hop
     matrix (list of lists); ``costs`` as :class:`_Machine`'s. Returns the outcome dict.
     """
-    m = _machine(tasks, dist, costs, bus)
+    m = reference_machine(tasks, dist, costs, bus)
     table, reported, pending = [0] * m.pes, [-1] * m.pes, [False] * m.pes
     told = [0] * m.pes  # arrivals and departures a PE has sent a state message for
     waiting = []  # service > 0: [kind, PE, load] in arrival order
@@ -323,7 +323,7 @@ def rate_of_change(tasks, dist, costs, *, bus=False, high=3, low=1, critical=0, 
     PE met going round the machine from the owner. Returns the outcome dict
     with the request count and the three hit counts added.
     """
-    m = _machine(tasks, dist, costs, bus)
+    m = reference_machine(tasks, dist, costs, bus)
     p = m.pes
     latency, overhead = costs[0], costs[1]
     if nd is None:
@@ -422,7 +422,7 @@ def rate_of_change(tasks, dist, costs, *, bus=False, high=3, low=1, critical=0, 
 def gradient(tasks, dist, costs, *, bus=False, high=3, low=1, interval=4, batch=1, oldest=False,
              periodic=False):
     """The gradient model (Lin & Keller 1987; its module docstring). Returns the outcome dict."""
-    m = _machine(tasks, dist, costs, bus)
+    m = reference_machine(tasks, dist, costs, bus)
     w_max = max(max(row) for row in dist) + 1
     heard = [dict.fromkeys(m.neighbours[i], w_max) for i in range(m.pes)]
     last_sent = [None] * m.pes
@@ -455,7 +455,7 @@ def gradient(tasks, dist, costs, *, bus=False, high=3, low=1, interval=4, batch=
 
 def sender_diffusion(tasks, dist, costs, *, bus=False, high=3, interval=4, oldest=False, periodic=False):
     """Sender-initiated diffusion (Willebeek-LeMair & Reeves 1993; its module docstring)."""
-    m = _machine(tasks, dist, costs, bus)
+    m = reference_machine(tasks, dist, costs, bus)
     heard = [{} for _ in range(m.pes)]
     last_sent = [None] * m.pes
 

@@ -78,12 +78,6 @@ def _round_robin(view: View, job: int, now: float) -> int:
     return job % view.hosts
 
 
-@reference("power_of_d")
-def _power_of_d(view: View, job: int, now: float) -> int:
-    sampled = [int(u * view.hosts) for u in view.draws[job * view.params.d:(job + 1) * view.params.d]]
-    return min(sampled, key=view.jobs_at)  # min keeps the first sampled among equals
-
-
 @reference("shortest_queue")
 def _shortest_queue(view: View, job: int, now: float) -> int:
     return min(range(view.hosts), key=lambda k: (view.jobs_at(k), k))

@@ -33,21 +33,21 @@ class Mapped(NamedTuple):
     planned: float = math.nan
 
 
-def _costs(graph, system):
+def task_costs(graph, system):
     """Execution time of task t on processor p: the cost matrix, or weight / speed."""
     if graph.cost is not None:
         return lambda t, p: float(graph.cost[t][p])
     return lambda t, p: float(graph.weight[t]) / float(system.speed[p])
 
 
-def _preds(graph):
+def preds_of(graph):
     preds = {t: [] for t in range(graph.tasks)}
     for u, v, d in zip(graph.src.tolist(), graph.dst.tolist(), graph.data.tolist(), strict=True):
         preds[v].append((u, d))
     return preds
 
 
-def _succs(graph):
+def succs_of(graph):
     succs = {t: [] for t in range(graph.tasks)}
     for u, v, d in zip(graph.src.tolist(), graph.dst.tolist(), graph.data.tolist(), strict=True):
         succs[u].append((v, d))
@@ -113,8 +113,8 @@ def inputs_ready(system, t, p, preds, proc, finish, booked, contention):
 
 def execute(graph, system, proc, order, contention=True):
     """Start and finish of every task when ``proc`` runs in ``order`` (the family's execution model)."""
-    cost = _costs(graph, system)
-    preds = _preds(graph)
+    cost = task_costs(graph, system)
+    preds = preds_of(graph)
     start, finish = {}, {}
     proc_free = {p: 0.0 for p in range(system.processors)}
     booked = {}
@@ -127,7 +127,7 @@ def execute(graph, system, proc, order, contention=True):
     return [start[t] for t in range(graph.tasks)], [finish[t] for t in range(graph.tasks)]
 
 
-def _mean_costs(graph, system, means=None):
+def mean_costs(graph, system, means=None):
     """Mean computation of each task and mean 1 / bandwidth over ordered pairs of processors
     (Topcuoglu et al. 2002's w̄ and c̄), and the routes' bandwidths.
 
@@ -135,7 +135,7 @@ def _mean_costs(graph, system, means=None):
     that ranks equal in exact arithmetic (CPOP's critical path is made of them) are equal here as in
     the kernels, and their ties break alike (numpy sums eight terms or more in another order than
     ``sum``: the two means then differ in the last bit). The ranks are computed here all the same."""
-    cost = _costs(graph, system)
+    cost = task_costs(graph, system)
     n = system.processors
     pairs = [(q, p) for q in range(n) for p in range(n) if q != p]
     width = {(q, p): route(system, q, p)[1] for q, p in pairs}
@@ -146,14 +146,14 @@ def _mean_costs(graph, system, means=None):
     return wbar, cbar, width
 
 
-def _means(inst):
+def instance_means(inst):
     return inst.wbar, inst.cbar
 
 
 def upward_rank(graph, wbar, cbar):
     """rank_u(t) = w̄_t + max over successors (c̄ data + rank_u), by memoised recursion (eq. 3);
     with ``cbar = 0`` the static level."""
-    succs, rank = _succs(graph), {}
+    succs, rank = succs_of(graph), {}
 
     def rank_u(t):
         if t not in rank:
@@ -165,7 +165,7 @@ def upward_rank(graph, wbar, cbar):
 
 def downward_rank(graph, wbar, cbar):
     """rank_d(t) = max over predecessors (rank_d + w̄ + c̄ data), by memoised recursion (eq. 4)."""
-    preds, rank = _preds(graph), {}
+    preds, rank = preds_of(graph), {}
 
     def rank_d(t):
         if t not in rank:
@@ -175,18 +175,18 @@ def downward_rank(graph, wbar, cbar):
     return [rank_d(t) for t in range(graph.tasks)]
 
 
-def _data_ready(t, p, preds, proc, finish, width):
+def data_ready(t, p, preds, proc, finish, width):
     """Contention-free arrival of every input of ``t`` on ``p``: finish + data / route bandwidth."""
     return max([finish[u] + (0.0 if proc[u] == p else d / width[(proc[u], p)]) for u, d in preds[t]],
                default=0.0)
 
 
-def _earliest_finish(t, processors, cost, preds, proc, finish, width, busy):
+def earliest_finish(t, processors, cost, preds, proc, finish, width, busy):
     """Insertion into the earliest idle gap (eqs. 5–6): ``(finish, start, processor)`` of the earliest
     finish over ``processors``, the lowest processor among equals."""
     best = None
     for p in processors:
-        ready = _data_ready(t, p, preds, proc, finish, width)
+        ready = data_ready(t, p, preds, proc, finish, width)
         w = cost(t, p)
         s = None
         prev = 0.0
@@ -202,7 +202,7 @@ def _earliest_finish(t, processors, cost, preds, proc, finish, width, busy):
     return best
 
 
-def _ready_list(graph):
+def ready_list(graph):
     """Each task's count of unplaced predecessors, and the entry tasks."""
     waiting = {t: 0 for t in range(graph.tasks)}
     for v in graph.dst.tolist():
@@ -210,31 +210,31 @@ def _ready_list(graph):
     return waiting, {t for t, k in waiting.items() if k == 0}
 
 
-def _release(t, succs, waiting, ready):
+def release(t, succs, waiting, ready):
     for v, _ in succs[t]:
         waiting[v] -= 1
         if waiting[v] == 0:
             ready.add(v)
 
 
-def _highest(ready, prio):
+def highest_priority(ready, prio):
     """The ready task of highest priority, the lowest index among equals."""
     return min(ready, key=lambda t: (-prio[t], t))
 
 
 def heft(graph, system, means=None):
     """HEFT (Topcuoglu et al. 2002): processors and start times, plain Python (``means``: as in
-    :func:`_mean_costs`)."""
-    cost = _costs(graph, system)
-    wbar, cbar, width = _mean_costs(graph, system, means)
+    :func:`mean_costs`)."""
+    cost = task_costs(graph, system)
+    wbar, cbar, width = mean_costs(graph, system, means)
     rank = upward_rank(graph, wbar, cbar)
     position = {t: i for i, t in enumerate(graph.order.tolist())}
     order = sorted(range(graph.tasks), key=lambda t: (-rank[t], position[t]))
-    preds = _preds(graph)
+    preds = preds_of(graph)
     proc, start, finish = {}, {}, {}
     busy = {p: [] for p in range(system.processors)}  # (start, finish) sorted
     for t in order:
-        f, s, p = _earliest_finish(t, range(system.processors), cost, preds, proc, finish, width, busy)
+        f, s, p = earliest_finish(t, range(system.processors), cost, preds, proc, finish, width, busy)
         proc[t], start[t], finish[t] = p, s, f
         busy[p] = sorted([*busy[p], (s, f)])
     return [proc[t] for t in range(graph.tasks)], [start[t] for t in range(graph.tasks)]
@@ -242,8 +242,8 @@ def heft(graph, system, means=None):
 
 @reference("heft")
 def _heft(inst, params, rng):
-    proc, start = heft(inst.graph, inst.system, _means(inst))
-    cost = _costs(inst.graph, inst.system)
+    proc, start = heft(inst.graph, inst.system, instance_means(inst))
+    cost = task_costs(inst.graph, inst.system)
     return Mapped(proc, start, max(s + cost(t, proc[t]) for t, s in enumerate(start)))
 
 
@@ -252,11 +252,11 @@ def cpop(inst, params, rng):
     """CPOP (Topcuoglu et al. 2002 §4.2, Fig. 4, with the rank_d condition of
     ``sweep/families/mapping/cpop.py``): the critical path on the processor that runs it fastest."""
     graph, system = inst.graph, inst.system
-    cost = _costs(graph, system)
-    wbar, cbar, width = _mean_costs(graph, system, _means(inst))
+    cost = task_costs(graph, system)
+    wbar, cbar, width = mean_costs(graph, system, instance_means(inst))
     rank_d = downward_rank(graph, wbar, cbar)
     prio = [u + d for u, d in zip(upward_rank(graph, wbar, cbar), rank_d, strict=True)]
-    preds, succs = _preds(graph), _succs(graph)
+    preds, succs = preds_of(graph), succs_of(graph)
     entries = [t for t in range(graph.tasks) if not preds[t]]
     t = min(entries, key=lambda t: (-prio[t], t))
     cp, tol = prio[t], 1e-9 * prio[t]
@@ -267,17 +267,17 @@ def cpop(inst, params, rng):
                   and abs(rank_d[v] - (rank_d[t] + wbar[t] + cbar * d)) <= tol]
         t = min(onward, default=None)
     cp_proc = min(range(system.processors), key=lambda p: (sum(cost(t, p) for t in sorted(path)), p))
-    waiting, ready = _ready_list(graph)
+    waiting, ready = ready_list(graph)
     proc, start, finish = {}, {}, {}
     busy = {p: [] for p in range(system.processors)}
     while ready:
-        t = _highest(ready, prio)
+        t = highest_priority(ready, prio)
         ready.remove(t)
         processors = [cp_proc] if t in path else range(system.processors)
-        f, s, p = _earliest_finish(t, processors, cost, preds, proc, finish, width, busy)
+        f, s, p = earliest_finish(t, processors, cost, preds, proc, finish, width, busy)
         proc[t], start[t], finish[t] = p, s, f
         busy[p] = sorted([*busy[p], (s, f)])
-        _release(t, succs, waiting, ready)
+        release(t, succs, waiting, ready)
     return Mapped([proc[t] for t in range(graph.tasks)], [start[t] for t in range(graph.tasks)],
                   max(finish.values()))
 
@@ -287,20 +287,20 @@ def etf(inst, params, rng):
     """ETF (Hwang et al. 1989): the ready (task, processor) pair of earliest start, no insertion; ties
     to the higher static level, then the lower task, then the lower processor."""
     graph, system = inst.graph, inst.system
-    cost = _costs(graph, system)
-    wbar, _, width = _mean_costs(graph, system, _means(inst))
+    cost = task_costs(graph, system)
+    wbar, _, width = mean_costs(graph, system, instance_means(inst))
     level = upward_rank(graph, wbar, 0.0)
-    preds, succs = _preds(graph), _succs(graph)
-    waiting, ready = _ready_list(graph)
+    preds, succs = preds_of(graph), succs_of(graph)
+    waiting, ready = ready_list(graph)
     proc, finish, step = {}, {}, {}
     avail = [0.0] * system.processors
     while ready:
-        s, _, t, p = min((max(_data_ready(t, p, preds, proc, finish, width), avail[p]), -level[t], t, p)
+        s, _, t, p = min((max(data_ready(t, p, preds, proc, finish, width), avail[p]), -level[t], t, p)
                          for t in ready for p in range(system.processors))
         ready.remove(t)
         proc[t], finish[t], step[t] = p, s + cost(t, p), len(step)
         avail[p] = finish[t]
-        _release(t, succs, waiting, ready)
+        release(t, succs, waiting, ready)
     return Mapped([proc[t] for t in range(graph.tasks)], [float(step[t]) for t in range(graph.tasks)],
                   max(finish.values()))
 
@@ -330,10 +330,10 @@ def mh(inst, params, rng):
     the routing tables or by the executor's own rule."""
     graph, system = inst.graph, inst.system
     contention = bool(inst.arrays.contention)
-    cost = _costs(graph, system)
-    wbar, cbar, _ = _mean_costs(graph, system, _means(inst))
+    cost = task_costs(graph, system)
+    wbar, cbar, _ = mean_costs(graph, system, instance_means(inst))
     prio = upward_rank(graph, wbar, cbar if params.priority == "upward_rank" else 0.0)
-    preds, succs = _preds(graph), _succs(graph)
+    preds, succs = preds_of(graph), succs_of(graph)
     links = {}  # contention exact: channel -> reserved intervals; tables: channel -> busy until
 
     def arrival(t, p, links):
@@ -347,11 +347,11 @@ def mh(inst, params, rng):
         f = s + cost(t, p)
         return (f, s, p) if params.select == "finish" else (s, f, p)
 
-    waiting, ready = _ready_list(graph)
+    waiting, ready = ready_list(graph)
     proc, start, finish, step = {}, {}, {}, {}
     proc_free = [0.0] * system.processors
     while ready:
-        t = _highest(ready, prio)
+        t = highest_priority(ready, prio)
         ready.remove(t)
         best = min(trial(p) for p in range(system.processors))
         p = best[2]
@@ -359,7 +359,7 @@ def mh(inst, params, rng):
         proc[t], step[t] = p, len(step)
         start[t], finish[t] = (best[1], best[0]) if params.select == "finish" else best[:2]
         proc_free[p] = finish[t]
-        _release(t, succs, waiting, ready)
+        release(t, succs, waiting, ready)
     return Mapped([proc[t] for t in range(graph.tasks)], [float(step[t]) for t in range(graph.tasks)],
                   max(finish.values()))
 
@@ -370,8 +370,8 @@ def map_random(inst, params, rng):
     smallest ready index first."""
     graph = inst.graph
     proc = [int(p) for p in rng.integers(0, inst.processors, size=graph.tasks)]
-    waiting, ready = _ready_list(graph)
-    heap, succs, key = sorted(ready), _succs(graph), {}
+    waiting, ready = ready_list(graph)
+    heap, succs, key = sorted(ready), succs_of(graph), {}
     while heap:
         t = heapq.heappop(heap)
         key[t] = float(len(key))
@@ -392,7 +392,7 @@ def cluster_m(inst, params, rng):
 
 def critical_path(graph, node_time):
     """Longest path of node times, by memoised recursion."""
-    succs = _succs(graph)
+    succs = succs_of(graph)
     memo = {}
 
     def longest(t):
