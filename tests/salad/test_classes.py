@@ -13,6 +13,7 @@ from sweep.families.salad import _simulate as salad
 from sweep.families.salad._machine import system_of
 from sweep.testing.gang import run as gang_run
 from sweep.workloads.task_graphs import TaskGraph
+from tests.salad._cases import random_jobs
 
 BEHAVIOUR = {"io_burst": 2.0, "io_wait": 3.0, "sync_phase": 4.0, "sync_imbalance": 0.5}
 
@@ -141,8 +142,6 @@ def test_classes_match_the_naive_reference_task_by_task(seed, scheduler, pe_orde
     """Small random cases (2-6 jobs of 3-8-task graphs with data on a 2x2 mesh, spawning, each
     job compute, I/O or sync, lengths at their means): every task's end is the plain-Python
     reference's (``tests/naive/salad.py``)."""
-    from sweep.families.salad._workload import DagJobs, spawned_tasks
-    from sweep.workloads.task_graphs import random_dag
     from tests.naive import salad as naive
 
     rng = np.random.default_rng(100 + seed)
@@ -151,11 +150,7 @@ def test_classes_match_the_naive_reference_task_by_task(seed, scheduler, pe_orde
                {"topology": "mesh", "pes": 4, "rows": 2, "cols": 2, "bandwidth": 1.0}, 0.5,
                StopRule(jobs=10, warmup=0))
     system, stages = system_of(pt.system), salad.stages_of(pt)
-    apps = [salad.map_application(random_dag(rng, int(rng.integers(3, 9)), density=0.4), system, stages, rng)
-            for _ in range(3)]
-    spawns = spawned_tasks(DagJobs(spawn=0.6), [m.graph for m in apps], rng)
-    chosen = rng.integers(0, 3, size=int(rng.integers(2, 7)))
-    arrival = np.sort(rng.uniform(0, 15, size=len(chosen)))
+    apps, spawns, chosen, arrival = random_jobs(rng, system, stages)
     cls = rng.integers(0, 3, size=len(chosen))
     settings = record(SETTINGS)
     settings["io_burst"], settings["io_wait"], settings["sync_phase"] = 2.0, 3.0, 3.0

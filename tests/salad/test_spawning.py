@@ -14,6 +14,7 @@ from sweep.families.salad._machine import system_of
 from sweep.families.salad._workload import DagJobs, Spawned, spawned_tasks
 from sweep.workloads.task_graphs import TaskGraph, random_dag
 from tests.naive import salad as naive
+from tests.salad._cases import random_jobs
 
 FAMILY = load_families()["salad"]
 MESH16 = {"topology": "mesh", "pes": 16, "rows": 4, "cols": 4, "latency": 0.1, "overhead": 0.02}
@@ -131,11 +132,7 @@ def test_spawning_jobs_match_the_naive_reference_task_by_task(seed, scheduler, p
     mesh4 = {"topology": "mesh", "pes": 4, "rows": 2, "cols": 2, "bandwidth": 1.0}
     pt = point(mesh4, scheduler=scheduler, pe_order=pe_order, mapper=["heft", "map_random"][seed % 2])
     system, stages = system_of(pt.system), salad.stages_of(pt)
-    apps = [salad.map_application(random_dag(rng, int(rng.integers(3, 9)), density=0.4), system, stages, rng)
-            for _ in range(3)]
-    spawns = spawned_tasks(DagJobs(spawn=0.6), [m.graph for m in apps], rng)
-    chosen = rng.integers(0, 3, size=int(rng.integers(2, 7)))
-    arrival = np.sort(rng.uniform(0, 15, size=len(chosen)))
+    apps, spawns, chosen, arrival = random_jobs(rng, system, stages)
     sim, _, jobs, _, _ = salad.run(stages, system, apps, chosen, arrival, 10**6, spawns)
     cases = [{"released": int(np.ceil(a)), "place": apps[c].place.tolist(), "rank": apps[c].rank.tolist(),
               "life": np.maximum(np.ceil(apps[c].graph.weight), 1).astype(int).tolist(),
