@@ -114,3 +114,18 @@ def test_lending_never_within_the_slice_is_gang_on_random_workloads():
 def test_a_bad_value_of_the_new_parameter_is_one_line():
     with pytest.raises(ValueError, match=r"^policy.lend_from must be an integer >= 0, got -1$"):
         LEND.make_params({"lend_from": -1})
+
+
+def test_a_packing_rule_the_loop_does_not_have_is_one_line():
+    """A policy may declare its own ``packing`` choices, but the loop packs only by :data:`PACKINGS`:
+    another rule is refused naming them, not a ``tuple.index`` error from deep in the family."""
+    from sweep.families.gang._simulate import policy_values
+
+    @dataclass(frozen=True)
+    class WorstFit:
+        packing: str = param("worst_fit", choices=("worst_fit",), doc="not a rule of the loop")
+
+    said = (r"^policy.packing must be one of first_fit, best_fit \(the packing rules of the gang "
+            r"family's loop, CSSE00 §3.3.3\), got 'worst_fit'$")
+    with pytest.raises(ValueError, match=said):
+        policy_values(WorstFit())

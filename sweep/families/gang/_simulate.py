@@ -163,7 +163,12 @@ LOOP_PARAMS = {"packing": "first_fit", "smoothing": 0.5}
 
 def policy_values(params: Any) -> dict[str, bool | int | float]:
     """The policy's own parameters as the kernel's record holds them, each by its name (a choice as
-    its index in its choices); one-line ``ValueError`` for one no record can hold."""
+    its index in its choices); one-line ``ValueError`` for one no record can hold, or for a packing
+    rule the family's loop does not have (:data:`PACKINGS`)."""
+    packing = getattr(params, "packing", LOOP_PARAMS["packing"])
+    if packing not in PACKINGS:
+        raise ValueError(f"policy.packing must be one of {', '.join(PACKINGS)} (the packing rules of the "
+                         f"gang family's loop, CSSE00 §3.3.3), got {packing!r}")
     return kernel_values(params, taken=_core.SETTINGS.names)
 
 
