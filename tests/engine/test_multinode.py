@@ -30,6 +30,7 @@ def _run(tmp_path: Path, *flags: str) -> tuple[dict, str]:
 @pytest.mark.ray
 def test_a_node_lost_mid_sweep_costs_only_its_batches(tmp_path):
     seen, stderr = _run(tmp_path)
+    assert seen["worker_had_actor"], "no actor was ever placed on the worker node: nothing to lose"
     assert seen["disturbed_identical"], "the Dataset differs from the serial run's"
     assert stderr.count("sweep: lost 1 worker ") == 1
 
