@@ -169,6 +169,15 @@ def first_segment(cls, work, pool, task, settings):
     return work + 1
 
 
+@jit(**NO_REFCOUNT)
+def first_segments(cls, job_of, left, pool, settings, seg):
+    """Fill ``seg[x]`` with :func:`first_segment` of every task ``x``: of job ``job_of[x]`` (class
+    ``cls[job_of[x]]``), ``left[x]`` ticks of work (one compiled loop: a run's tasks number in the
+    hundreds of thousands)."""
+    for x in range(len(job_of)):
+        seg[x] = first_segment(cls[job_of[x]], left[x], pool, x, settings)
+
+
 @jit(inline="always", **NO_REFCOUNT)
 def task_status(x, t, tasks, jobs, pool, settings, deterministic):
     """Task ``x``'s state at tick ``t``; an I/O or barrier wait that is over becomes READY."""
@@ -196,7 +205,7 @@ def _release(j, t, jobs):
 
 
 @jit(inline="always", **NO_REFCOUNT)
-def _step(x, t, tasks, jobs, pool, settings, deterministic):
+def step_task(x, t, tasks, jobs, pool, settings, deterministic):
     """Run task ``x`` for tick ``t``; 1 when its job completes with it, else 0."""
     j = tasks.job[x]
     if jobs.start[j] < 0 or t < jobs.start[j]:  # a minimum: PE-major slices (_loop) go back in time

@@ -34,7 +34,7 @@ from sweep.families.gang._core import (
     SYNC,
     _grade,
     _pack,
-    _step,
+    step_task,
     task_status,
 )
 
@@ -57,13 +57,14 @@ def _index_columns(rows, tasks, mach, par, priority):
 
 @jit(inline="always", **NO_REFCOUNT)
 def _run_for(x, t, d, tasks, jobs, pool, par, det):
-    """Run ``x`` in ticks ``t … t + d − 1`` (``d`` ≤ its burst and work left); the last tick's ``_step``."""
+    """Run ``x`` in ticks ``t … t + d − 1`` (``d`` ≤ its burst and work left): the last tick's
+    ``step_task``."""
     j = tasks.job[x]
     if jobs.start[j] < 0 or t < jobs.start[j]:
         jobs.start[j] = t
     tasks.left[x] -= d - 1
     tasks.seg[x] -= d - 1
-    return _step(x, t + d - 1, tasks, jobs, pool, par, det)
+    return step_task(x, t + d - 1, tasks, jobs, pool, par, det)
 
 
 @jit(inline="always", **NO_REFCOUNT)
@@ -245,7 +246,7 @@ def simulate_core(jobs, tasks, mach, pool, settings, report, out, rec, owner, ac
                         continue
                     busy += 1
                     obs[p, 3] += 1
-                    if _step(x, t, tasks, jobs, pool, par, det):
+                    if step_task(x, t, tasks, jobs, pool, par, det):
                         changed = True
         if rows > 0:
             held += P * K

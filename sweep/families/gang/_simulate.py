@@ -219,9 +219,10 @@ def job_state(arrival: np.ndarray, width: np.ndarray, work: np.ndarray, cls: np.
                       release=np.zeros(n, np.int64), start=np.full(n, -1, np.int64),
                       end=np.full(n, -1, np.int64), last=np.zeros(n, np.int64),
                       opened=np.zeros(1, np.int64))
-    seg = np.array([_core.first_segment(jobs.cls[j], left[x], pool, x, settings[0])
-                    for x, j in enumerate(job_of)], np.int64)
-    return jobs, _core.new_tasks(job_of, np.asarray(left, np.int64).copy(), seg)
+    left = np.asarray(left, np.int64)
+    seg = np.empty(len(job_of), np.int64)
+    _core.first_segments(jobs.cls, np.asarray(job_of, np.int64), left, pool, settings[0], seg)
+    return jobs, _core.new_tasks(job_of, left.copy(), seg)
 
 
 def run_kernel(policy: str | Policy, params: Any, arrival: np.ndarray, width: np.ndarray, work: np.ndarray,

@@ -125,7 +125,9 @@ def mean_job_work(cap: float, table: tuple = CTC_RANGES) -> float:
                      for w, (lo, hi), row in zip(weights, RANGES, table, strict=True)))
 
 
-def _classes(rng: np.random.Generator, mix: Mapping[str, float], count: int) -> np.ndarray:
+def draw_classes(rng: np.random.Generator, mix: Mapping[str, float], count: int) -> np.ndarray:
+    """Each of ``count`` jobs' class (an index of ``CLASS_NAMES``), drawn with the fractions of ``mix``
+    (the salad family draws its jobs' classes with it too)."""
     weights = np.array([float(mix.get(name, 0.0)) for name in CLASS_NAMES])
     return rng.choice(len(CLASS_NAMES), size=count, p=weights / weights.sum()).astype(np.int64)
 
@@ -156,7 +158,7 @@ def jann_jobs(workload: Mapping[str, Any], processors: int, load: float, horizon
         chosen = k == i
         work[chosen] = _draw_h2(rng_size, row[2], row[3], int(chosen.sum()))
     work = np.clip(work, 1.0, cap)
-    return GangJobs(arrival, width, work, _classes(rng_class, workload.get("mix", {}), count))
+    return GangJobs(arrival, width, work, draw_classes(rng_class, workload.get("mix", {}), count))
 
 
 def trace_of(path: Any, option: str) -> SWFTrace:
@@ -185,7 +187,7 @@ def swf_jobs(workload: Mapping[str, Any], processors: int, horizon: float,
     order = np.flatnonzero(keep)[np.argsort(submit[keep], kind="stable")]
     dropped = {"too_wide": int(too_wide.sum()), "unknown": int((window & unknown).sum())}
     return GangJobs(submit[order] - origin, procs[order].astype(np.int64),
-                    np.maximum(run[order], 1.0), _classes(rng, workload.get("mix", {}), order.size),
+                    np.maximum(run[order], 1.0), draw_classes(rng, workload.get("mix", {}), order.size),
                     dropped)
 
 

@@ -186,9 +186,7 @@ def prepare(trace: Trace, *, processors: int = 128, overrun: str = "kill",
     if load is not None:
         submit = submit.copy()
         for a, b in zip(bounds[:-1], bounds[1:], strict=True):
-            rho = offered_load(submit[a:b], run[a:b], procs[a:b], processors)
-            if np.isfinite(rho):
-                submit[a:b] = submit[a] + (submit[a:b] - submit[a]) * (rho / load)
+            submit[a:b] = submit[a] + offsets_at_load(submit[a:b], run[a:b], procs[a:b], processors, load)
 
     priority = np.zeros(submit.size)
     for every, value in ((priority_every, priority_gap), (quota_every, -np.inf)):
@@ -216,6 +214,16 @@ def offered_load(submit: np.ndarray, run: np.ndarray, procs: np.ndarray,
     span = float(submit[-1] - submit[0]) if submit.size else 0.0
     work = float((procs * run).sum())
     return work / (processors * span) if span > 0 else np.inf
+
+
+def offsets_at_load(submit: np.ndarray, run: np.ndarray, procs: np.ndarray, processors: int,
+                    load: float) -> np.ndarray:
+    """Each submission's time after the first, every gap multiplied by ``ρ_trace / load``
+    (:func:`offered_load`), so that the jobs' offered load is ``load`` (module docstring); as they are
+    when the submissions have no span. The salad family places its trace arrivals with it too."""
+    rho = offered_load(submit, run, procs, processors)
+    offsets = submit - submit[0]
+    return offsets * (rho / load) if np.isfinite(rho) else offsets
 
 
 def _timezone(header: dict[str, str]) -> dt.tzinfo:

@@ -47,7 +47,7 @@ Slice ``t`` does, in this order:
 With task classes (``C.on``; ``_workload``'s module docstring), a queued task
 may run only when the gang family's ``task_status`` says it is ready (not
 waiting for I/O or at a barrier), and a slice it runs is also the gang
-family's ``_step`` of it (its burst or phase runs down); the mapper's order
+family's ``step_task`` of it (its burst or phase runs down); the mapper's order
 passes over a blocked task. A job's live tasks, for its barriers, are those
 that have joined a queue and not ended.
 
@@ -78,7 +78,7 @@ from sweep.families.balancing._core import (
     q_push,
     run_task,
 )
-from sweep.families.gang._core import READY, _step, task_status
+from sweep.families.gang._core import READY, step_task, task_status
 
 #: ``counts[STATUS]``.
 RUNNING, FINISHED, SATURATED = 0, 1, 2
@@ -285,7 +285,7 @@ def _run_pe(S, J, T, G, C, p, owner, t):
         C.jobs.alive[T.job[x]] += 1
     if C.on == 1:  # its burst or phase runs down: it may block on I/O or wait at a barrier
         par = C.par[0]
-        _step(x, t, C.tasks, C.jobs, C.pool, par, par.deterministic != 0)
+        step_task(x, t, C.tasks, C.jobs, C.pool, par, par.deterministic != 0)
     return x
 
 

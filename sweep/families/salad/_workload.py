@@ -19,7 +19,7 @@ Two options replace those reconstructions with files:
   from ``trace_start`` seconds after its first, shifted to start at 0 and
   their gaps scaled so that the offered load ``Σ work / (P · span)``, span the
   first to last arrival, is ``load``: the rigid family's rescaling of a
-  trace (:func:`~sweep.families.rigid._jobs.offered_load`; Feitelson &
+  trace (:func:`~sweep.families.rigid._jobs.offsets_at_load`; Feitelson &
   Mu'alem Weil 1998). Only the submit times are read: a job's work is its
   task graph's, not the log's run time. RECONSTRUCTED: CSSE00 names no trace.
 - ``graphs``: task-graph files (the mapping family's readers,
@@ -65,10 +65,9 @@ from sweep.families import check_params, param
 from sweep.families.balancing._tasks import spawn_forest
 from sweep.families.gang._core import SETTINGS
 from sweep.families.gang._simulate import POOL, draw_pool
-from sweep.families.gang._workload import _classes as gang_classes
-from sweep.families.gang._workload import check_mix, trace_of
+from sweep.families.gang._workload import check_mix, draw_classes, trace_of
 from sweep.families.mapping._instance import RandomDag, sampler, task_graph
-from sweep.families.rigid._jobs import offered_load
+from sweep.families.rigid._jobs import offsets_at_load
 from sweep.workloads.task_graphs import TaskGraph
 
 
@@ -195,11 +194,8 @@ def trace_submits(workload: DagJobs, count: int) -> np.ndarray:
 
 def scaled_to_load(submit: np.ndarray, work: np.ndarray, load: float, pes: int) -> np.ndarray:
     """Arrival times (slices) from submit times: from 0, gaps scaled so that ``Σ work / (P · span)`` is
-    ``load`` (the rigid family's :func:`offered_load`); all at 0 if the submits have no span."""
-    rho = offered_load(submit, work, np.ones_like(work), pes)
-    if not np.isfinite(rho):
-        return np.zeros_like(submit)
-    return (submit - submit[0]) * (rho / load)
+    ``load`` (the rigid family's :func:`offsets_at_load`); all at 0 if the submits have no span."""
+    return offsets_at_load(submit, work, np.ones_like(work), pes, load)
 
 
 def arrivals(work: np.ndarray, load: float, pes: int, rng: np.random.Generator,
@@ -218,7 +214,7 @@ def job_classes(workload: DagJobs, jobs: int, rng: np.random.Generator) -> JobCl
     (nothing drawn)."""
     if workload.mix is None:
         return None
-    cls = gang_classes(rng, workload.mix, jobs)
+    cls = draw_classes(rng, workload.mix, jobs)
     settings = record(SETTINGS)
     for name in ("io_burst", "io_wait", "sync_phase", "sync_imbalance"):
         settings[name] = getattr(workload, name)
