@@ -49,8 +49,11 @@ def _overrides(calibration, preset: str, data: Path, args: argparse.Namespace) -
               for key in calibration.parameters]
     engine = [f"engine.workers={args.workers}"] if args.workers else []
     engine += [f"engine.address={args.address}"] if args.address else []
+    # replications: own (None) leaves each preset's own (sweep.reproduce.calibration)
+    own = calibration.replications is None
     return [f"experiment={preset}", *calibration.overrides, *design,
-            f"replications={calibration.replications}", *engine, f"progress={str(args.progress).lower()}",
+            *([] if own else [f"replications={calibration.replications}"]), *engine,
+            f"progress={str(args.progress).lower()}",
             "plots=false", "overwrite=true",
             f"output={data / f'{preset}@{calibration.name}.nc'}"]
 

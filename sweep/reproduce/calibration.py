@@ -50,6 +50,25 @@ with ``source`` (where its plausible range comes from) and optionally ``log``
         replications: 4
         presets: [sh00_fig2, sh00_fig7]
 
+A reading the paper leaves open that is a choice, not a number (the readings of the
+scheduler's events that Talby & Feitelson 1999 (TF99) §2 leaves open, say), is given as
+its list of values instead of a range: every value is a design point, ``points`` and
+``log`` do not apply to it, and the design is the grid over every parameter's points
+and values. A list of two numbers is a range, a
+list of strings (at least two, different) the values of a categorical parameter;
+a ``calibrate:`` block's parameters are ranges only (a fit needs numbers).
+``replications: own`` runs each preset with its own replications rather than one
+number for all (TF99 §3.1's trace replays run once, its noise floor's jittered replays
+ten times): the design point at the presets' own values is then the run's first round. ::
+
+    sensitivity:
+      slack_readings:
+        words: what the slack scheduler does when a job ends early, and to a job moved up
+        source: docs/model-notes.md §2 (TF99 §2 leaves the events' details open)
+        parameters: {policy.completion: [compress, remove], policy.move_up: [allow, clamp]}
+        replications: own
+        presets: [tf99_table1, tf99_noise]
+
 ``sweep-calibrate`` runs it like a calibration (one sweep per preset, the parameters
 as grid axes, all blocks on one pool) but fits nothing and writes no config: the
 presets keep their reconstructed value, and the record
@@ -98,10 +117,12 @@ class Calibration:
     paper: str
     name: str
     words: str
-    parameters: Mapping[str, tuple[float, float]]
+    #: A range ``(low, high)``, or a categorical parameter's values (strings; module docstring).
+    parameters: Mapping[str, tuple[float, float] | tuple[str, ...]]
     integer: frozenset[str]
     points: int
-    replications: int
+    #: Of every design point; None: each preset's own (``replications: own``).
+    replications: int | None
     presets: tuple[str, ...]
     targets: tuple[Target, ...]
     claims: tuple[str, ...]
@@ -119,14 +140,21 @@ class Calibration:
         """``<paper>_<name>``: the stem of the generated config and fit files."""
         return f"{self.paper}_{self.name}"
 
-    def design(self) -> list[dict[str, float]]:
-        """The grid over the ranges: ``points`` values per parameter (integers rounded)."""
+    def design(self) -> list[dict[str, float | str]]:
+        """The grid over the parameters: ``points`` values per range (integers rounded), every value
+        of a categorical parameter."""
         axes = [self.axis(key) for key in self.parameters]
         return [dict(zip(self.parameters, values, strict=True)) for values in itertools.product(*axes)]
 
-    def axis(self, key: str) -> list[float]:
+    def categorical(self, key: str) -> bool:
+        """Whether ``key`` is given by its values (strings) rather than by a range."""
+        return isinstance(self.parameters[key][0], str)
+
+    def axis(self, key: str) -> list[float] | list[str]:
         """The design's values of one parameter: ``points`` over its range, evenly spaced (on a log
-        scale for a key in ``log``; integers rounded)."""
+        scale for a key in ``log``; integers rounded), or a categorical parameter's values."""
+        if self.categorical(key):
+            return [str(v) for v in self.parameters[key]]
         low, high = self.parameters[key]
         values = (np.geomspace if key in self.log else np.linspace)(low, high, self.points)
         return sorted({int(round(v)) for v in values}) if key in self.integer else [round(float(v), 10)
@@ -156,17 +184,22 @@ def parse(paper: str, spec: Mapping[str, Any] | None, kind: str = "calibrate") -
         missing = [key for key in required if block.get(key) in (None, "")]
         if missing:
             raise ValueError(f"{where}: missing {', '.join(missing)}")
-        parameters = {key: (float(r[0]), float(r[1])) for key, r in block["parameters"].items()}
-        if any(low >= high for low, high in parameters.values()):
-            raise ValueError(f"{where}: every range must be [low, high] with low < high")
+        parameters = {key: _parameter(where, key, r, fitted) for key, r in block["parameters"].items()}
+        categorical = {key for key, r in parameters.items() if isinstance(r[0], str)}
         log = frozenset(block.get("log", ()))
-        if log - set(parameters) or any(parameters[key][0] <= 0 for key in log):
+        if log - set(parameters) or log & categorical or any(parameters[key][0] <= 0 for key in log):
             raise ValueError(f"{where}: log names parameters of the block whose ranges are above 0")
+        if set(block.get("integer", ())) & categorical:
+            raise ValueError(f"{where}: integer names a parameter given by its values")
+        replications = block.get("replications", 4)
+        if replications == "own" and fitted:
+            raise ValueError(f"{where}: replications: own is for sensitivity: blocks")
         targets = tuple(Target(" ".join(t["words"].split()), t["quantity"], dict(t["args"]),
                                tuple(float(v) for v in t["values"])) for t in block.get("targets", ()))
         out.append(Calibration(paper, name, " ".join(block["words"].split()), parameters,
                                frozenset(block.get("integer", ())), int(block.get("points", 5)),
-                               int(block.get("replications", 4)), tuple(block["presets"]), targets,
+                               None if replications == "own" else int(replications),
+                               tuple(block["presets"]), targets,
                                tuple(block.get("claims", ())), tuple(block.get("overrides", ())),
                                " ".join(str(block.get("source", "")).split()), log))
         if fitted and not targets:
@@ -175,12 +208,30 @@ def parse(paper: str, spec: Mapping[str, Any] | None, kind: str = "calibrate") -
     return tuple(out)
 
 
+def _parameter(where: str, key: str, given: Sequence[Any],
+               fitted: bool) -> tuple[float, float] | tuple[str, ...]:
+    """One entry of a block's ``parameters``: a range ``[low, high]`` of two numbers, low < high, or
+    (``sensitivity:`` blocks) the values of a categorical parameter, at least two different strings."""
+    values = list(given)
+    if values and all(isinstance(v, str) for v in values):
+        if fitted:
+            raise ValueError(f"{where}: {key}: a fitted parameter needs a range of numbers, not values")
+        if len(values) < 2 or len(set(values)) < len(values):
+            raise ValueError(f"{where}: {key}: give at least two different values")
+        return tuple(values)
+    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    if len(values) != 2 or len(numbers) != 2 or float(values[0]) >= float(values[1]):
+        raise ValueError(f"{where}: {key}: every range must be [low, high] with low < high "
+                         "(or, for a choice, a list of its values)")
+    return float(values[0]), float(values[1])
+
+
 def dimension(key: str) -> str:
     """The Dataset dimension of a grid key (its last component, docs/design.md §5)."""
     return key.rsplit(".", 1)[-1]
 
 
-def at(datasets: Mapping[str, xr.Dataset], point: Mapping[str, float]) -> dict[str, xr.Dataset]:
+def at(datasets: Mapping[str, xr.Dataset], point: Mapping[str, float | str]) -> dict[str, xr.Dataset]:
     """Each Dataset at one design point (its parameter dimensions selected away)."""
     out = {}
     for name, ds in datasets.items():
@@ -344,20 +395,24 @@ def load_records(paper: str) -> list[dict[str, Any]]:
     return [yaml.safe_load(path.read_text()) for path in sorted(folder.glob(f"{paper}_*.yaml"))]
 
 
-def point_label(point: Mapping[str, float]) -> str:
-    """``load=2.5, initial_jobs=16``: a design point as the report writes it."""
-    return ", ".join(f"{dimension(k)}={v:g}" for k, v in point.items())
+def point_label(point: Mapping[str, float | str]) -> str:
+    """``load=2.5, initial_jobs=16`` (``completion=remove``): a design point as the report writes it."""
+    return ", ".join(f"{dimension(k)}={v if isinstance(v, str) else format(v, 'g')}"
+                     for k, v in point.items())
 
 
 def sensitivity_record(calibration: Calibration, sensitivity: Mapping[str, Mapping[str, str]],
                        design_seconds: float) -> dict[str, Any]:
     """What the report shows of a ``sensitivity:`` block: the parameters, their plausible ranges and
     the source of those, the design, and per claim its verdict at every design point."""
+    replications = "own" if calibration.replications is None else calibration.replications
     return {"generated": GENERATED, "paper": calibration.paper, "name": calibration.name,
             "kind": "sensitivity", "words": calibration.words, "source": calibration.source,
-            "parameters": {k: {"range": list(r), "design": calibration.axis(k)}
+            "parameters": {k: {"values" if calibration.categorical(k) else "range": list(r),
+                               "design": calibration.axis(k)}
                            for k, r in calibration.parameters.items()},
-            "design": {"points": len(calibration.design()), "replications": calibration.replications,
+            "design": {"points": len(calibration.design()),
+                       "replications": replications,
                        "overrides": list(calibration.overrides),
                        "compute_seconds": round(design_seconds, 1)},
             "sensitivity": {claim: dict(verdicts) for claim, verdicts in sensitivity.items()}}

@@ -242,13 +242,16 @@ def sensitivity_markdown(record: dict, level: int) -> list[str]:
              f"{record['source']}.", "",
              "| parameter | plausible range | design points |", "|---|---|---|"]
     for key, p in record["parameters"].items():
-        lines.append(f"| `{key}` | {p['range'][0]:g}–{p['range'][1]:g} | "
-                     f"{', '.join(f'{v:g}' for v in p['design'])} |")
+        plausible = ", ".join(p["values"]) if "values" in p else f"{p['range'][0]:g}–{p['range'][1]:g}"
+        lines.append(f"| `{key}` | {plausible} | "
+                     f"{', '.join(v if isinstance(v, str) else f'{v:g}' for v in p['design'])} |")
     design = record["design"]
     overrides = f" (with `{' '.join(design['overrides'])}`)" if design.get("overrides") else ""
     count = len(record["sensitivity"])
-    lines += ["", f"Design: {design['points']} points × {design['replications']} replications of each "
-              f"preset{overrides}, {design['compute_seconds']:.0f} s of compute; "
+    replications = (f"{design['replications']} replications of each preset" if design["replications"] != "own"
+                    else "each preset's own replications (as the run's first round)")
+    lines += ["", f"Design: {design['points']} points × {replications}"
+              f"{overrides}, {design['compute_seconds']:.0f} s of compute; "
               f"{count} {'claim reads' if count == 1 else 'claims read'} the parameters. Each verdict's "
               "*sensitivity* below is its verdict at every design point.", ""]
     return lines

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from sweep.reproduce.calibration import parse, sensitivity_record, sensitivity_text
+from sweep.reproduce.calibration import parse, point_label, sensitivity_record, sensitivity_text
 from sweep.reproduce.claims import Claim, Expectation
 from sweep.reproduce.report import sensitivity_markdown
 from sweep.reproduce.sensitivity import design_verdicts, reads_parameters
@@ -40,6 +40,77 @@ def test_bad_sensitivity_blocks_are_refused(change, message):
     block = {key: value for key, value in {**BLOCK, **change}.items() if value is not None}
     with pytest.raises(ValueError, match=message):
         parse("test", {"x": block}, kind="sensitivity")
+
+
+READINGS = {"words": "two readings of the events", "source": "model notes §2",
+            "parameters": {"policy.completion": ["compress", "remove"], "policy.awt": [1200, 3600]},
+            "points": 2, "replications": "own", "presets": ["p"]}
+
+
+def test_a_categorical_parameter_is_given_by_its_values_and_replications_may_be_each_presets_own():
+    """A list of strings is a choice (TF99 §2's readings): every value a design point, crossed with the
+    ranges' points; ``replications: own`` passes no replications to the design runs."""
+    import argparse
+    from pathlib import Path
+
+    from sweep.reproduce.calibrate import _overrides
+
+    (block,) = parse("test", {"readings": READINGS}, kind="sensitivity")
+    assert block.categorical("policy.completion") and not block.categorical("policy.awt")
+    assert block.axis("policy.completion") == ["compress", "remove"]
+    assert block.design() == [{"policy.completion": c, "policy.awt": a}
+                              for c in ("compress", "remove") for a in (1200.0, 3600.0)]
+    assert point_label(block.design()[1]) == "completion=compress, awt=3600"
+    assert block.replications is None
+    args = argparse.Namespace(workers=1, address="", progress=False)
+    overrides = _overrides(block, "p", Path("/tmp"), args)
+    assert "grid.policy.completion=[compress,remove]" in overrides
+    assert not any(o.startswith("replications=") for o in overrides)
+    numbered = dataclasses.replace(block, replications=3)
+    assert "replications=3" in _overrides(numbered, "p", Path("/tmp"), args)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"parameters": {"policy.completion": ["compress"]}}, "at least two different values"),
+    ({"parameters": {"policy.completion": ["compress", "compress"]}}, "at least two different values"),
+    ({"parameters": {"policy.completion": ["compress", 1]}}, "every range must be"),
+    ({"parameters": {"policy.awt": [1200, 2400, 3600]}}, "every range must be"),
+    ({"log": ["policy.completion"]}, "log names parameters"),
+    ({"integer": ["policy.completion"]}, "integer names a parameter given by its values"),
+])
+def test_bad_categorical_parameters_are_refused(change, message):
+    with pytest.raises(ValueError, match=message):
+        parse("test", {"x": {**READINGS, **change}}, kind="sensitivity")
+
+
+def test_a_calibrate_block_takes_ranges_and_a_number_of_replications_only():
+    block = {"words": "w", "parameters": {"policy.completion": ["compress", "remove"]}, "presets": ["p"],
+             "targets": [{"words": "t", "quantity": "mean", "args": {}, "values": [1]}]}
+    with pytest.raises(ValueError, match="needs a range of numbers"):
+        parse("test", {"x": block})
+    with pytest.raises(ValueError, match="replications: own is for sensitivity"):
+        parse("test", {"x": {**block, "parameters": {"load": [1, 2]}, "replications": "own"}})
+
+
+def test_each_claim_is_judged_at_each_reading():
+    """A categorical design point selects a string coordinate: policy a's x is 3.5 when compressing,
+    6.0 when removing; the claim flips there."""
+    one = {**READINGS, "parameters": {"policy.completion": ["compress", "remove"]}}
+    (block,) = parse("test", {"readings": one}, kind="sensitivity")
+    ds = xr.Dataset({"x": (("policy", "completion", "replication"),
+                           np.array([[[3.49, 3.51], [5.99, 6.01]], [[3.5, 3.5], [3.5, 3.5]]]))},
+                    coords={"policy": ["a", "b"], "completion": ["compress", "remove"],
+                            "replication": [0, 1]})
+    verdicts = design_verdicts(block, [_claim("on_a", "x", "a"), _claim("on_b", "x", "b")], {"p": ds})
+    assert verdicts == {"on_a": {"completion=compress": "reproduced", "completion=remove": "contradicted"}}
+    record = sensitivity_record(block, verdicts, 3.0)
+    assert record["parameters"] == {"policy.completion": {"values": ["compress", "remove"],
+                                                          "design": ["compress", "remove"]}}
+    assert record["design"]["replications"] == "own"
+    lines = sensitivity_markdown(record, 3)
+    assert "| `policy.completion` | compress, remove | compress, remove |" in lines
+    assert lines[-2].startswith("Design: 2 points × each preset's own replications (as the run's first "
+                                "round), 3 s of compute; 1 claim reads the parameters.")
 
 
 def test_a_calibrate_block_without_targets_is_sent_to_sensitivity():
