@@ -9,6 +9,8 @@ A paper's claims file ``sweep/papers/<paper>/claims.yaml`` (:mod:`sweep.papers`)
         quick: ["stop.jobs=1000000", "replications=3"]
         replicate: 32             # replications an undecided claim's points may reach (full run)
         quick_replicate: 6        # the same for --quick (absent: no rounds)
+        min_replicate: 4          # full run: every claim is judged on at least 4 replications of
+                                  # the points it reads, decided or not (absent: 1)
     notes: |                      # optional Markdown: what the report shows above the claims
       The C90 sizes are a reconstruction ...
     claims:
@@ -241,8 +243,10 @@ def _named_presets(args: Any) -> list[str]:
 class Paper:
     """A paper's claims file: its presets (with quick-precision overrides), claims, and the
     replication budget of each preset (``replicate``, ``quick_replicate``: the most replications
-    ``sweep-reproduce`` may run of a point an undecided claim reads; absent: no rounds), and its
-    ``calibrate:`` and ``sensitivity:`` blocks (``calibrations``, :mod:`sweep.reproduce.calibration`)."""
+    ``sweep-reproduce`` may run of a point an undecided claim reads; absent: no rounds), the
+    fewest replications a full run judges any claim of a preset on (``min_replicate``: where one
+    run's own interval does not cover the spread between runs), and its ``calibrate:`` and
+    ``sensitivity:`` blocks (``calibrations``, :mod:`sweep.reproduce.calibration`)."""
 
     key: str
     title: str
@@ -251,6 +255,7 @@ class Paper:
     notes: str = ""
     budgets: Mapping[str, int] = field(default_factory=dict)
     quick_budgets: Mapping[str, int] = field(default_factory=dict)
+    floors: Mapping[str, int] = field(default_factory=dict)
     calibrations: tuple[Calibration, ...] = field(default=())
 
     def calibrated_by(self, claim_id: str) -> str | None:
@@ -264,6 +269,10 @@ class Paper:
         if claim is not None and claim.replicate and not quick and budget:
             return max(budget, claim.replicate)
         return budget
+
+    def floor(self, preset: str, quick: bool) -> int:
+        """The fewest replications a claim reading ``preset`` is judged on (1 at ``--quick``)."""
+        return 1 if quick else int(self.floors.get(preset, 1))
 
 
 def papers() -> list[str]:
@@ -283,7 +292,7 @@ def load_paper(key: str) -> Paper:
         raise ValueError(f"{key}/claims.yaml: unknown keys {sorted(unknown)}")
     entries = {name: entry or {} for name, entry in spec["presets"].items()}
     for name, entry in entries.items():
-        unknown = set(entry) - {"quick", "replicate", "quick_replicate"}
+        unknown = set(entry) - {"quick", "replicate", "quick_replicate", "min_replicate"}
         if unknown:
             raise ValueError(f"{key}/claims.yaml preset {name}: unknown keys {sorted(unknown)}")
     presets = {name: tuple(entry.get("quick", ())) for name, entry in entries.items()}
@@ -294,6 +303,11 @@ def load_paper(key: str) -> Paper:
         raise ValueError(f"{key}/claims.yaml: claim ids repeat: {repeated}")
     budgets = {name: int(e["replicate"]) for name, e in entries.items() if "replicate" in e}
     quick_budgets = {name: int(e["quick_replicate"]) for name, e in entries.items() if "quick_replicate" in e}
+    floors = {name: int(e["min_replicate"]) for name, e in entries.items() if "min_replicate" in e}
+    for name, least in floors.items():
+        if least > budgets.get(name, least):
+            raise ValueError(f"{key}/claims.yaml preset {name}: min_replicate {least} is above its "
+                             f"replicate {budgets[name]}")
     notes = (spec.get("notes") or "").strip()
     calibrations = parse_calibrations(key, spec.get("calibrate")) + \
         parse_calibrations(key, spec.get("sensitivity"), kind="sensitivity")
@@ -308,7 +322,7 @@ def load_paper(key: str) -> Paper:
             block = "calibrate" if calibration.fits else "sensitivity"
             raise ValueError(f"{key}/claims.yaml {block} {calibration.name!r}: unknown claims or presets "
                              f"{unknown}")
-    return Paper(key, spec["title"], presets, claims, notes, budgets, quick_budgets, calibrations)
+    return Paper(key, spec["title"], presets, claims, notes, budgets, quick_budgets, floors, calibrations)
 
 
 def _claim(paper: str, entry: Mapping[str, Any], presets: Mapping[str, Any]) -> Claim:

@@ -401,14 +401,17 @@ def _label(value) -> str:
 
 
 def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
-    """For each preset, one part adding replications at the points its undecided claims read: up to
-    what a claim's quantity says it needs (``replications_needed``: a saturation reading on fewer
-    than eight) at once, else doubling them within the claim's budget; none when no undecided
-    claim can get more. A claim gets no replications that its budget cannot decide
-    (:func:`sweep.reproduce.claims.decidable`: its intervals narrowed by the square root of the
-    replications it would gain), unless its quantity says it needs more: the budget is for
-    precision, ``replications_needed`` is the floor a reading is made on at full precision (a
-    ``--quick`` run stays within its budgets: such a claim stays undecided there)."""
+    """For each preset, one part adding replications at the points its claims read: up to the
+    preset's ``min_replicate`` for every claim, decided or not (where one run's own interval does
+    not cover the spread between runs), and nothing else that round (the claims then read the
+    floor's replications before asking for more); for an undecided claim, up to what its quantity says it
+    needs (``replications_needed``: a saturation reading on fewer than eight) at once, else
+    doubling them within the claim's budget; none when no claim can get more. A claim gets no
+    replications that its budget cannot decide (:func:`sweep.reproduce.claims.decidable`: its
+    intervals narrowed by the square root of the replications it would gain), unless its quantity
+    says it needs more: the budget is for precision, ``replications_needed`` and ``min_replicate``
+    are floors a reading is made on at full precision (a ``--quick`` run stays within its budgets:
+    such a claim stays undecided there)."""
     from sweep.reproduce.claims import decidable
     from sweep.reproduce.rounds import Part, readings, replications_at, union
 
@@ -416,6 +419,7 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
     extra = []
     for paper in chosen:
         wanted: dict[str, list[tuple[dict, int]]] = {}
+        floors: dict[str, list[tuple[dict, int]]] = {}
         for claim in paper.claims:
             if quick and claim.full_only:
                 continue
@@ -423,8 +427,7 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
                 judgement = runner.judgement(claim, datasets)
             except Exception:  # noqa: BLE001, S112 - a claim that cannot be computed gets no rounds
                 continue
-            if judgement.verdict != "undecided":
-                continue
+            decided = judgement.verdict != "undecided"
             needed = int(judgement.measured.attrs.get("replications_needed", 0))
             for preset in claim.presets:
                 budget = paper.budget(preset, quick, claim)
@@ -432,11 +435,16 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
                 if reading is None:
                     continue
                 have = max(replications_at(datasets[preset], reading), 1)
+                if have < paper.floor(preset, quick):
+                    floors.setdefault(preset, []).append((reading, paper.floor(preset, quick)))
+                if decided:
+                    continue
                 if have < needed and not quick:
                     undecided = _undecided_points(reading, judgement.measured)
                     wanted.setdefault(preset, []).append((undecided, needed))
                 elif have < budget and decidable(claim, judgement.measured, (have / budget) ** 0.5):
                     wanted.setdefault(preset, []).append((reading, min(2 * have, budget)))
+        wanted.update(floors)  # a preset below its floor goes to it first, elsewhere nothing more
         for preset, wanted_readings in wanted.items():
             reading = union(r for r, _ in wanted_readings)
             have = max(replications_at(datasets[preset], reading), 1)

@@ -104,3 +104,54 @@ def test_a_later_round_sends_its_tasks_one_a_batch(tmp_path):
         runner.drawings.close()
     assert later[-4:] == ["replications=7", "first_replication=1", "engine.batch_size=1", "grid.load=[0.95]"]
     assert not any(o.startswith("engine.batch_size") for o in first)
+
+
+class _OnePreset:
+    """What ``_next_round`` asks of the runner, for one preset ``p`` of one part (replication 0)."""
+
+    def __init__(self, dataset: xr.Dataset):
+        self.parts = {"p": [Part("p", 0, 1)]}
+        self.axes = {"p": {"policy": "policy", "load": "load"}}
+        self._dataset = dataset
+
+    def dataset(self, preset: str) -> xr.Dataset:
+        return self._dataset
+
+    def judgement(self, claim, datasets):
+        from sweep.reproduce.claims import evaluate
+
+        return evaluate(claim, datasets)
+
+    def replications(self, preset: str) -> int:
+        return 1
+
+    def longest_task(self, preset: str) -> float:
+        return 0.0
+
+
+def _one_run(hw90: float) -> xr.Dataset:
+    """Two policies at two loads, one run each: y's mean is twice x's, ± ``hw90`` of each mean."""
+    mean = np.array([[[10.0], [12.0]], [[20.0], [24.0]]])  # (policy, load, replication)
+    dims = ("policy", "load", "replication")
+    return xr.Dataset({"mean_response": (dims, mean), "mean_response_hw90": (dims, hw90 * mean)},
+                      coords={"policy": ["x", "y"], "load": [0.5, 0.9], "replication": [0]})
+
+
+@pytest.mark.parametrize(("quick", "hw90", "floor", "expected"), [
+    (False, 0.01, 4, [Part("p", 1, 3, {"load": [0.9], "policy": ["y", "x"]})]),  # decided, below its floor
+    (False, 0.01, 1, []),                  # decided, no floor: one run's interval is judged
+    (True, 0.01, 4, []),                   # --quick judges one run: no floor
+    (False, 0.9, 4, [Part("p", 1, 3, {"load": [0.9], "policy": ["y", "x"]})]),  # undecided: the floor at once
+])
+def test_a_preset_floor_sends_every_claim_to_its_replications_decided_or_not(quick, hw90, floor, expected):
+    """``min_replicate`` (issue 24: one run's batch-means interval does not cover the spread between
+    runs near saturation): at full precision every claim reading the preset gets replications up to
+    the floor at the points it reads, in one round, whether or not its one run decided it."""
+    from sweep.reproduce.claims import Paper
+    from sweep.reproduce.cli import _next_round
+
+    claim = Claim("test", "c", "§1", "words", "mean", {"preset": "p", "variable": "mean_response",
+                                                        "select": {"policy": ["y", "x"], "load": 0.9}},
+                  Expectation.parse({"above": 5}, "test"))
+    paper = Paper("test", "t", {"p": ()}, (claim,), budgets={"p": floor}, floors={"p": floor})
+    assert _next_round([paper], _OnePreset(_one_run(hw90)), quick) == expected
