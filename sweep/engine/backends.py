@@ -6,6 +6,7 @@ complete, in completion order; the driver alone writes results.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -42,6 +43,30 @@ MAX_BATCH_RESUBMITS = 3
 #: so a pool of another size is stopped before a new one is started. Keyed by the driver's
 #: node and job ids: handles from an earlier Ray session of the process are dead and dropped.
 _WARM_POOL: dict[str, list] = {}
+#: Inside :func:`one_local_ray`: a local Ray that a pool starts outlives the pool (True once started).
+_KEPT_LOCAL_RAY: dict[str, bool] = {}
+
+
+@contextlib.contextmanager
+def one_local_ray() -> Iterator[None]:
+    """Several pools in a row on one local Ray: the first pool that needs Ray starts it as usual;
+    the pools keep it, and their actors stay warm (:data:`_WARM_POOL`) for the next, until the
+    block ends and the Ray is shut down. ``sweep-reproduce``'s rounds of replications run so: each
+    round would otherwise start a Ray and its actors again, and load every kernel in every actor
+    (issue 27). Without a pool that needs Ray, no Ray is started; a Ray the caller started or joined
+    is left as it is."""
+    if "started" in _KEPT_LOCAL_RAY:  # nested: the outer block owns it
+        yield
+        return
+    _KEPT_LOCAL_RAY["started"] = False
+    try:
+        yield
+    finally:
+        if _KEPT_LOCAL_RAY.pop("started"):
+            import ray
+
+            _WARM_POOL.clear()
+            ray.shutdown()
 
 
 class Backend(Protocol):
@@ -236,10 +261,13 @@ class RayBackend:
             self._unsaid = 0
 
     def close(self) -> None:
-        """Stop the actors and the Ray we started; keep them warm in a Ray we were given."""
+        """Stop the actors and the Ray we started; keep them warm in a Ray we were given, or in one we
+        started inside :func:`one_local_ray`."""
         if self._sigterm is not None:
             signal.signal(signal.SIGTERM, self._sigterm)
-        if self._owns_ray:
+        if self._owns_ray and "started" in _KEPT_LOCAL_RAY:
+            _KEPT_LOCAL_RAY["started"] = True  # one_local_ray shuts it down
+        if self._owns_ray and not _KEPT_LOCAL_RAY.get("started"):
             self._ray.shutdown()
         elif self._ray.is_initialized():
             for actor, _ in self._starting.values():

@@ -177,10 +177,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     data.mkdir(parents=True, exist_ok=True)
     figures.mkdir(parents=True, exist_ok=True)
     def rounds() -> None:
-        runner.run()
-        while extra := _next_round(chosen, runner, args.quick):
-            runner.compose(extra, presets)
+        from sweep.engine.backends import one_local_ray
+
+        with one_local_ray():  # the rounds share one local Ray and its warm actors
             runner.run()
+            while extra := _next_round(chosen, runner, args.quick):
+                runner.compose(extra, presets)
+                runner.run()
 
     failed = guarded("sweep-reproduce", rounds, on_failure=runner.save)
     if failed is not None:
