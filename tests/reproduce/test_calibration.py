@@ -98,7 +98,6 @@ def test_bad_blocks_are_refused():
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--paper", "xx99"], "--paper 'xx99' is not a paper"),
-    (["--paper", "tf99"], "no calibration block in tf99"),
     (["--paper", "ipg00", "--only", "nope"], "no calibration block named 'nope' in ipg00"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
@@ -109,6 +108,20 @@ def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
                            *args], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert message in done.stderr and done.stderr.strip().count("\n") == 0, done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_paper_without_blocks_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    """Every shipped paper has a block; one without any (here TF99's record stripped of its
+    sensitivity design) is refused before anything runs."""
+    import dataclasses
+
+    from sweep.reproduce import calibrate, claims
+
+    bare = dataclasses.replace(claims.load_paper("tf99"), calibrations=())
+    monkeypatch.setattr(claims, "load_paper", lambda key: bare)
+    assert calibrate.main(["--out", str(tmp_path / "out"), "--paper", "tf99"]) == 2
+    assert capsys.readouterr().err.strip() == "sweep-calibrate: no calibration block in tf99"
     assert not (tmp_path / "out").exists()
 
 

@@ -165,13 +165,25 @@ def test_the_published_pages_show_the_verdicts_the_records_expect():
 
 
 def test_a_claims_own_budget_raises_its_presets():
-    paper = load_paper("cv96")
-    saturation = next(c for c in paper.claims if c.quantity == "saturates_before")
-    ratio = next(c for c in paper.claims if c.quantity == "response_ratio")
+    import dataclasses
+
+    cv96 = load_paper("cv96")
+    saturation = next(c for c in cv96.claims if c.quantity == "saturates_before")
+    ratio = next(c for c in cv96.claims if c.quantity == "response_ratio")
     preset = saturation.presets[0]
+    paper = dataclasses.replace(cv96, budgets={preset: 2})
     assert paper.budget(preset, quick=False, claim=saturation) == 8
-    assert paper.budget(preset, quick=False, claim=ratio) == paper.budget(preset, quick=False) == 1
+    assert paper.budget(preset, quick=False, claim=ratio) == paper.budget(preset, quick=False) == 2
     assert paper.budget(preset, quick=True, claim=saturation) == 0  # no rounds at quick precision
+
+
+def test_cv96_judges_every_claim_on_four_replications_at_full_precision_only():
+    """``min_replicate: 4`` on every CV96 preset (docs/model-notes.md §1, "Run length near
+    saturation"); ``--quick`` judges one run."""
+    paper = load_paper("cv96")
+    assert {paper.floor(preset, quick=False) for preset in paper.presets} == {4}
+    assert {paper.floor(preset, quick=True) for preset in paper.presets} == {1}
+    assert load_paper("sh00").floor("sh00_fig2", quick=False) == 1
 
 
 def test_a_mean_of_one_run_takes_the_runs_own_batch_means_interval():
