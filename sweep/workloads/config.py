@@ -12,8 +12,9 @@ Kinds: ``exponential`` (mean), ``hyperexp2`` (mean, scv), ``bounded_pareto``
 (k, p, alpha), ``c90`` and ``j90`` (the reconstructed PSC workloads of
 Schroeder & Harchol-Balter 2000, as ``lognormal_pareto`` parameters whose
 defaults are :data:`~sweep.workloads.named.C90_PARAMETERS` and
-:data:`~sweep.workloads.named.J90_PARAMETERS`), ``trace`` (a trace's run times,
-the paper's CTC workload; its ``sampling`` and ``cutoff_fraction`` are for the
+:data:`~sweep.workloads.named.J90_PARAMETERS`), ``j90_refit`` (the J90 fitted again
+for another borrowed ``sigma`` and ``alpha``: :func:`~sweep.workloads.named.j90_refitted`),
+``trace`` (a trace's run times, the paper's CTC workload; its ``sampling`` and ``cutoff_fraction`` are for the
 family). Workloads of other kinds are not distributions and are checked by the
 family that reads them (``swf``: the rigid family's trace replay; ``malleable``).
 
@@ -46,6 +47,7 @@ from sweep.workloads.distributions import (
 from sweep.workloads.named import (
     C90_PARAMETERS,
     J90_PARAMETERS,
+    j90_refitted,
     lognormal_pareto,
     resolve_trace_path,
     trace_sizes,
@@ -102,6 +104,15 @@ J90Workload = _lognormal_pareto("J90Workload", J90_PARAMETERS,
 
 
 @dataclass(frozen=True)
+class J90RefitWorkload:
+    """``j90_refit``: the J90 reconstruction fitted again, with its mean and C² SH00's, for another
+    borrowed lognormal ``sigma`` and Pareto ``alpha`` (named.py: j90_refitted)."""
+
+    sigma: float = J90_PARAMETERS["sigma"]
+    alpha: float = J90_PARAMETERS["alpha"]
+
+
+@dataclass(frozen=True)
 class TraceWorkload:
     """``trace``: the run times of a trace's jobs on ``processors`` processors.
 
@@ -128,6 +139,7 @@ BUILT_IN_KINDS: dict[str, DistributionKind] = {kind.name: kind for kind in (
     DistributionKind("bounded_pareto", BoundedParetoWorkload, BoundedPareto),
     DistributionKind("c90", C90Workload, lognormal_pareto),
     DistributionKind("j90", J90Workload, lognormal_pareto),
+    DistributionKind("j90_refit", J90RefitWorkload, j90_refitted),
     DistributionKind("trace", TraceWorkload, lambda **parameters: _trace_distribution(parameters)),
 )}
 #: The built-in kinds' options: each kind's options are the fields of its dataclass; a field

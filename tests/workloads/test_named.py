@@ -8,7 +8,15 @@ import pytest
 from scipy import optimize
 
 from sweep.workloads.distributions import Distribution
-from sweep.workloads.named import PACKAGE_ROOT, c90, j90, resolve_trace_path, trace_sizes
+from sweep.workloads.named import (
+    J90_PARAMETERS,
+    PACKAGE_ROOT,
+    c90,
+    j90,
+    j90_refitted,
+    resolve_trace_path,
+    trace_sizes,
+)
 
 CTC = "data/traces/CTC-SP2-1996-3.1-cln.swf.gz"
 
@@ -52,6 +60,27 @@ def test_j90_fit_matches_the_published_statistics_and_its_own_assumption():
     assert lo >= 4 and hi <= 618_532
     # the fit's assumption: the body/tail junction is the 2-host SITA-E cutoff
     assert sita_e_cutoff(distribution) == pytest.approx(57_519, rel=1e-3)
+
+
+def test_j90_refitted_is_j90_at_the_borrowed_shapes():
+    """Fitted again at the borrowed σ and α, the J90 has j90's parameters to their printed digits."""
+    refitted = j90_refitted()
+    body, tail = refitted.components
+    assert refitted.weights[1] == pytest.approx(J90_PARAMETERS["tail_weight"], abs=5e-7)
+    assert body.mu == pytest.approx(J90_PARAMETERS["mu"], abs=5e-5)
+    assert tail.k == pytest.approx(J90_PARAMETERS["k"], abs=0.5)
+
+
+@pytest.mark.parametrize(("sigma", "alpha"), [(1.8, 1.3), (2.5, 1.8), (1.8, 1.8), (2.5, 1.3)])
+def test_j90_refitted_keeps_what_sh00_prints_and_moves_what_it_does_not(sigma, alpha):
+    """Other borrowed shapes (the sensitivity design's corners): SH00's mean, C², min and max hold
+    exactly, the tail still carries half the load, and E[1/X] (printed nowhere) moves."""
+    refitted = j90_refitted(sigma, alpha)
+    assert refitted.mean == pytest.approx(9448.6, rel=1e-9)
+    assert refitted.scv == pytest.approx(10.02, rel=1e-9)
+    assert refitted.support == (4.0, 618_532.0)
+    assert sita_e_cutoff(refitted) == pytest.approx(refitted.components[1].k, rel=1e-6)
+    assert abs(refitted.moment(-1) / j90().moment(-1) - 1) > 0.05
 
 
 def test_ctc_trace_sizes():
