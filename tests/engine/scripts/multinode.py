@@ -10,7 +10,10 @@ on both nodes untouched, for the time it takes. Prints one JSON line of what it 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import sys
 import threading
 import time
@@ -53,9 +56,25 @@ def _in_background(design: list[str]) -> tuple[threading.Thread, dict]:
 
 
 def _actor_nodes() -> set[str]:
+    return {node for node, _ in _actor_places()}
+
+
+def _actor_places() -> list[tuple[str, int]]:
+    """The warm pool's actors: each one's node and process id."""
     actors = next(iter(backends._WARM_POOL.values()), [])
-    return set(ray.get([a.__ray_call__.remote(lambda self: ray.get_runtime_context().get_node_id())
-                        for a in actors]))
+    return ray.get([a.__ray_call__.remote(lambda self: (ray.get_runtime_context().get_node_id(), os.getpid()))
+                    for a in actors])
+
+
+def _remove(cluster: Cluster, worker, processes: list[int]) -> None:
+    """The worker node gone, its actors' ``processes`` with it: a node lost loses every process on
+    it, but Ray's ``remove_node`` kills the raylet and leaves an actor's process to notice, and under
+    load one may finish the sweep's remaining batches first (actor calls do not pass through the
+    raylet), so that nothing is lost to test."""
+    cluster.remove_node(worker, allow_graceful=False)
+    for pid in processes:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _warm_both_nodes(folder: Path, worker_node: str, tries: int = 5) -> bool:
@@ -84,10 +103,11 @@ def main(folder: Path, undisturbed: bool, join: bool) -> None:
         seen["undisturbed_identical"] = run.identical(reference)
     else:  # place an actor on each node first (they stay warm): the node is removed with work on it
         seen["worker_had_actor"] = _warm_both_nodes(folder, worker.node_id)
+    on_worker = [pid for node, pid in _actor_places() if node == worker.node_id]  # the warm pool's
     output = folder / "disturbed.nc"
     thread, result = _in_background([*design, f"output={output}"])
     _wait_for_shards(output, 3)
-    cluster.remove_node(worker, allow_graceful=False)
+    _remove(cluster, worker, on_worker)
     if join:
         _wait_for_shards(output, 6)
         joined = cluster.add_node(num_cpus=1).node_id
