@@ -25,18 +25,11 @@ from pathlib import Path
 
 import numpy as np
 import xarray as xr
-from scipy import stats
 
 import sweep
+from sweep.stats.batch_means import ci_halfwidth
 
 POLICIES = ("eqs", "fb_pws")
-
-
-def _half(values: np.ndarray) -> float:
-    """The 90% Student-t half-width of the mean of ``values`` (0 for one value)."""
-    if values.size < 2:
-        return 0.0
-    return float(stats.t.ppf(0.95, values.size - 1) * values.std(ddof=1) / np.sqrt(values.size))
 
 
 def _row(label: str, path: Path, seconds: float) -> str:
@@ -46,9 +39,10 @@ def _row(label: str, path: Path, seconds: float) -> str:
         own = data["mean_response_hw90"].squeeze(drop=True)
     eqs, fb = (response.sel(policy=p).values.ravel() for p in POLICIES)
     ratios = fb / eqs
-    cells = [f"{values.mean():.1f} ± {_half(values):.1f}" for values in (eqs, fb)]
-    ratio_half = _half(ratios)
-    if eqs.size == 1:  # one run: its own batch-means half-widths, combined as if independent
+    cells = [f"{values.mean():.1f} ± {ci_halfwidth(values):.1f}" for values in (eqs, fb)]
+    ratio_half = ci_halfwidth(ratios)
+    if eqs.size == 1:  # one run: its own batch-means half-widths, combined as if independent (no
+        # spread over one replication)
         halves = [float(own.sel(policy=p)) for p in POLICIES]
         cells = [f"{m[0]:.1f} ± {h:.1f} (one run)" for m, h in zip((eqs, fb), halves, strict=True)]
         ratio_half = float(ratios[0] * np.hypot(halves[0] / eqs[0], halves[1] / fb[0]))

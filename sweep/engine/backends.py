@@ -7,6 +7,7 @@ complete, in completion order; the driver alone writes results.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import math
 import os
@@ -43,8 +44,18 @@ MAX_BATCH_RESUBMITS = 3
 #: so a pool of another size is stopped before a new one is started. Keyed by the driver's
 #: node and job ids: handles from an earlier Ray session of the process are dead and dropped.
 _WARM_POOL: dict[str, list] = {}
-#: Inside :func:`one_local_ray`: a local Ray that a pool starts outlives the pool (True once started).
-_KEPT_LOCAL_RAY: dict[str, bool] = {}
+
+
+@dataclasses.dataclass
+class _KeptRay:
+    """:func:`one_local_ray`'s state: whether a block is open, and whether a pool started the local
+    Ray that the block keeps (and shuts down at its end)."""
+
+    inside: bool = False
+    started: bool = False
+
+
+_KEPT_RAY = _KeptRay()
 
 
 @contextlib.contextmanager
@@ -55,14 +66,16 @@ def one_local_ray() -> Iterator[None]:
     round would otherwise start a Ray and its actors again, and load every kernel in every actor
     (issue 27). Without a pool that needs Ray, no Ray is started; a Ray the caller started or joined
     is left as it is."""
-    if "started" in _KEPT_LOCAL_RAY:  # nested: the outer block owns it
+    if _KEPT_RAY.inside:  # nested: the outer block owns it
         yield
         return
-    _KEPT_LOCAL_RAY["started"] = False
+    _KEPT_RAY.inside = True
     try:
         yield
     finally:
-        if _KEPT_LOCAL_RAY.pop("started"):
+        started = _KEPT_RAY.started
+        _KEPT_RAY.inside = _KEPT_RAY.started = False
+        if started:
             import ray
 
             _WARM_POOL.clear()
@@ -265,9 +278,10 @@ class RayBackend:
         started inside :func:`one_local_ray`."""
         if self._sigterm is not None:
             signal.signal(signal.SIGTERM, self._sigterm)
-        if self._owns_ray and "started" in _KEPT_LOCAL_RAY:
-            _KEPT_LOCAL_RAY["started"] = True  # one_local_ray shuts it down
-        if self._owns_ray and not _KEPT_LOCAL_RAY.get("started"):
+        kept = self._owns_ray and _KEPT_RAY.inside
+        if kept:
+            _KEPT_RAY.started = True  # one_local_ray shuts it down
+        if self._owns_ray and not kept:
             self._ray.shutdown()
         elif self._ray.is_initialized():
             for actor, _ in self._starting.values():

@@ -438,8 +438,8 @@ def _next_round(chosen, runner: _Parts, quick: bool) -> list[Part]:
                 if reading is None:
                     continue
                 have = max(replications_at(datasets[preset], reading), 1)
-                if have < paper.floor(preset, quick):
-                    floors.setdefault(preset, []).append((reading, paper.floor(preset, quick)))
+                if have < (floor := paper.floor(preset, quick)):
+                    floors.setdefault(preset, []).append((reading, floor))
                 if decided:
                     continue
                 if have < needed and not quick:

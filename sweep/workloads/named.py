@@ -123,8 +123,9 @@ def j90() -> Mixture:
     return lognormal_pareto(**J90_PARAMETERS)
 
 
-#: SH00 Table 1's J90 row, the targets of :func:`j90`'s fit: mean (s), C², min and max (s).
-J90_PRINTED: dict[str, float] = {"mean": 9448.6, "scv": 10.02, "lo": 4.0, "p": 618532.0}
+#: SH00 Table 1's J90 mean (s) and C², the targets of :func:`j90`'s fit (its min and max are
+#: ``J90_PARAMETERS``'s ``lo`` and ``p``).
+J90_PRINTED: dict[str, float] = {"mean": 9448.6, "scv": 10.02}
 
 
 def j90_refitted(sigma: float = J90_PARAMETERS["sigma"], alpha: float = J90_PARAMETERS["alpha"]
@@ -150,10 +151,11 @@ def _j90_fit(sigma: float, alpha: float) -> dict[str, float]:
     from scipy.optimize import fsolve
 
     def parameters(mu: float, k: float) -> dict[str, float]:
-        body = TruncatedLognormal(mu, sigma, J90_PRINTED["lo"], k).mean
-        tail = BoundedPareto(k, J90_PRINTED["p"], alpha).mean
-        return {"tail_weight": body / (body + tail), "mu": mu, "sigma": sigma, "lo": J90_PRINTED["lo"],
-                "k": k, "p": J90_PRINTED["p"], "alpha": alpha}
+        lo, p = J90_PARAMETERS["lo"], J90_PARAMETERS["p"]
+        body = TruncatedLognormal(mu, sigma, lo, k).mean
+        tail = BoundedPareto(k, p, alpha).mean
+        return {"tail_weight": body / (body + tail), "mu": mu, "sigma": sigma, "lo": lo, "k": k, "p": p,
+                "alpha": alpha}
 
     def residuals(x: np.ndarray) -> list[float]:
         fitted = lognormal_pareto(**parameters(x[0], math.exp(x[1])))
