@@ -19,6 +19,7 @@ replications it was judged on.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,21 +49,36 @@ class Part:
 
 
 def readings(claim: Claim, preset: str) -> list[Reading]:
-    """What ``claim`` reads of ``preset``: one reading per place its record names the preset."""
-    return list(_readings(claim.args, preset))
+    """What ``claim`` reads of ``preset``: one reading per place its record names the preset. A
+    label the record leaves to its quantity's default (CV96's ``response_ratio`` over ``baseline``
+    EQS) is read too: the rounds must replicate a ratio's baseline with its policy."""
+    return list(_readings(claim.args, preset, claim.quantity))
 
 
-def _readings(args: Any, preset: str) -> Iterable[Reading]:
+def _readings(args: Any, preset: str, quantity: str) -> Iterable[Reading]:
     if isinstance(args, Mapping):
+        quantity = args.get("quantity", quantity)
         names = list(args.get("presets", [])) + ([args["preset"]] if "preset" in args else [])
         if preset in names:
-            yield _labels(args)
+            yield _labels({**_label_defaults(quantity), **args})
         for key, value in args.items():
             if key not in ("preset", "presets"):
-                yield from _readings(value, preset)
+                yield from _readings(value, preset, quantity)
     elif isinstance(args, list | tuple):
         for value in args:
-            yield from _readings(value, preset)
+            yield from _readings(value, preset, quantity)
+
+
+def _label_defaults(quantity: str) -> dict[str, Any]:
+    """The defaults of ``quantity``'s ``policy`` and ``baseline`` (what its record may omit). Not its
+    ``dim``: that is not always the labels' axis (CV96's ``same_order`` compares across its ``dim``)."""
+    from sweep.reproduce.quantities import QUANTITIES
+
+    if not isinstance(quantity, str) or quantity not in QUANTITIES:
+        return {}
+    parameters = inspect.signature(QUANTITIES[quantity]).parameters
+    return {name: parameters[name].default for name in ("policy", "baseline")
+            if name in parameters and parameters[name].default is not inspect.Parameter.empty}
 
 
 def _as_list(value: Any) -> list[Any]:

@@ -3,6 +3,8 @@ the same Dataset one longer run gives (docs/design.md §4, §9)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 import xarray as xr
@@ -27,6 +29,20 @@ def test_a_claim_reads_its_policies_and_selected_labels_of_each_preset():
     assert readings(claim, "a") == [{"policy": ["x", "y"], "load": [0.5, 0.8]}]
     assert readings(claim, "b") == [{"load": [0.8]}]
     assert readings(claim, "c") == []
+
+
+def test_a_claim_reads_the_baseline_its_record_leaves_to_the_quantity():
+    """CV96's ``response_ratio`` is over EQS unless the record names a baseline: the rounds must add
+    EQS's replications with the policy's, or the ratio pairs four runs with one."""
+    claim = Claim("cv96", "c", "§1", "words", "response_ratio",
+                  {"preset": "a", "policy": "fb_pws", "select": {"load": [0.9]}},
+                  Expectation.parse({"value": 1}, "test"))
+    assert readings(claim, "a") == [{"policy": ["fb_pws", "eqs"], "load": [0.9]}]
+    named = dataclasses.replace(claim, args={**claim.args, "baseline": "eqs_pws"})
+    assert readings(named, "a") == [{"policy": ["fb_pws", "eqs_pws"], "load": [0.9]}]
+    change = dataclasses.replace(claim, quantity="ratio_change",
+                                 args={"presets": ["a", "b"], "policy": "fb_pws"})
+    assert readings(change, "b") == [{"policy": ["fb_pws", "eqs"]}]
 
 
 def test_the_union_of_readings_reads_a_dimension_whole_where_one_reading_does():

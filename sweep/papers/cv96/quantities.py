@@ -107,12 +107,12 @@ def response_ratio(datasets: Mapping[str, xr.Dataset], preset: str, policy: str,
 
 
 @quantity
-def ratio_change(datasets: Mapping[str, xr.Dataset], presets: list[str], policy: str,
+def ratio_change(datasets: Mapping[str, xr.Dataset], presets: list[str], policy: str, baseline: str = "eqs",
                  select: Mapping[str, Any] | None = None) -> xr.DataArray:
-    """``policy``'s ratio to EQS on ``presets[0]`` over its ratio on ``presets[1]`` (a workload variant
-    against the figure's own: §4.1, "Figure 6(a) and (b) are largely the same if ... C_{W|n} = 2"),
-    the two relative half-widths combined in quadrature."""
-    first, second = (response_ratio(datasets, p, policy, select=select) for p in presets)
+    """``policy``'s ratio to ``baseline`` on ``presets[0]`` over its ratio on ``presets[1]`` (a workload
+    variant against the figure's own: §4.1, "Figure 6(a) and (b) are largely the same if ...
+    C_{W|n} = 2"), the two relative half-widths combined in quadrature."""
+    first, second = (response_ratio(datasets, p, policy, baseline, select=select) for p in presets)
     relative = np.hypot(first["halfwidth"] / first, second["halfwidth"] / second)
     needed = max(int(x.attrs.get("replications_needed", 0)) for x in (first, second))
     first, second, relative = (x.drop_vars(["low", "high", "halfwidth"], errors="ignore")
