@@ -54,6 +54,17 @@ off the number; else undecided. ``sweep-reproduce`` adds
 replications to the presets of undecided claims until they are decided or their
 budget is spent (:mod:`sweep.reproduce.cli`).
 
+A decided verdict is *marginal* when its intervals, made :data:`MARGIN` times as
+wide about their values, would not give it (they would leave it undecided): a value lies within about one
+interval's width of a boundary, and another seed's replications may leave the
+claim undecided (BENCHMARKS.md, "Two seeds"). The report marks it, so that a
+referee sees which decisions are close. A quantity that makes calls of its own
+(CV96's sign test of saturation, its orders of two policies) takes ``strict``
+and gives its strict reading: its calls made as if one flagged replication went
+the other way, and on intervals MARGIN times as wide. The verdict is marginal
+when that reading does not give it. Any other value without an interval (a
+count) is never marginal.
+
 Each record states its expected verdict at full precision (``verdict``, default
 reproduced) and, where the quick run differs, at quick precision
 (``quick_verdict``); the tests assert them exactly. A record whose expected
@@ -64,6 +75,7 @@ measured values and their cause, or saying ``Cause unknown``. A ``tolerance``
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -80,6 +92,11 @@ from sweep.reproduce.calibration import parse as parse_calibrations
 
 #: The verdicts, best first.
 VERDICTS = ("reproduced", "deviates", "contradicted", "undecided")
+
+#: How many times as wide a decided verdict's intervals may be and still decide it, else it is
+#: *marginal* (:attr:`Judgement.marginal`): twice, so that a value's distance from the boundary is
+#: at least about one interval width (about 3.3 standard errors at 90%).
+MARGIN = 2.0
 
 #: A deviation note that says this (case-insensitive) states that the cause is not known.
 CAUSE_UNKNOWN = "cause unknown"
@@ -366,6 +383,16 @@ class Judgement:
     claim: Claim
     verdict: str
     measured: xr.DataArray
+    #: The quantity's strict reading, where it makes calls of its own (``strict=True``: CV96's sign
+    #: test one flag the other way, its orders on intervals MARGIN times as wide); else None.
+    strict: xr.DataArray | None = None
+
+    @property
+    def marginal(self) -> bool:
+        """Decided, but not with intervals :data:`MARGIN` times as wide (the module docstring), on
+        the quantity's strict reading where it has one."""
+        reading = self.measured if self.strict is None else self.strict
+        return self.verdict != "undecided" and verdict_scaled(self.claim, reading, MARGIN) != self.verdict
 
     def measured_text(self, digits: int = 3) -> str:
         """``9.9 [9.6, 10.2] at load=0.5; ...``: each value with its interval and label."""
@@ -389,14 +416,16 @@ def _value_text(value: float, low: float, high: float, label: str, digits: int) 
     return f"{text} at {label}" if label else text
 
 
-def judge(claim: Claim, measured: xr.DataArray) -> Judgement:
-    """The verdict of ``claim`` on ``measured`` (values with ``low``/``high``; see the module)."""
+def judge(claim: Claim, measured: xr.DataArray, strict: xr.DataArray | None = None) -> Judgement:
+    """The verdict of ``claim`` on ``measured`` (values with ``low``/``high``; see the module);
+    ``strict``, the quantity's strict reading (:attr:`Judgement.strict`), decides only whether the
+    verdict is marginal."""
     values = np.asarray(measured.values, dtype=np.float64)
     low = _bound(measured, "low", values)
     high = _bound(measured, "high", values)
     if values.size == 0 or (np.isnan(values).all() and "replications_needed" not in measured.attrs):
         raise ValueError(f"claim {claim.paper}:{claim.id}: the quantity has no value")
-    return Judgement(claim, verdict_of(claim, low.ravel(), high.ravel()), measured)
+    return Judgement(claim, verdict_of(claim, low.ravel(), high.ravel()), measured, strict)
 
 
 def verdict_of(claim: Claim, low: np.ndarray, high: np.ndarray) -> str:
@@ -418,12 +447,17 @@ def decidable(claim: Claim, measured: xr.DataArray, shrink: float) -> bool:
     """Whether the claim could be decided were every interval ``shrink`` times as wide about its
     value (more replications: the half-width falls as one over the square root of their number).
     ``sweep-reproduce`` spends no replications on a claim that its budget cannot decide."""
-    values = np.asarray(measured.values, dtype=np.float64)
-    low = _bound(measured, "low", values).ravel()
-    high = _bound(measured, "high", values).ravel()
-    values = values.ravel()
-    narrowed = values + shrink * (low - values), values + shrink * (high - values)
-    return verdict_of(claim, *narrowed) != "undecided"
+    return verdict_scaled(claim, measured, shrink) != "undecided"
+
+
+def verdict_scaled(claim: Claim, measured: xr.DataArray, factor: float) -> str:
+    """The verdict were every interval ``factor`` times as wide about its value (an infinite value,
+    CV96's ratio to a saturated point, keeps its empty interval)."""
+    values = np.asarray(measured.values, dtype=np.float64).ravel()
+    low, high = (_bound(measured, end, values.reshape(measured.shape)).ravel() for end in ("low", "high"))
+    with np.errstate(invalid="ignore"):
+        return verdict_of(claim, *(np.where(end == values, values, values + factor * (end - values))
+                                   for end in (low, high)))
 
 
 def _bound(measured: xr.DataArray, name: str, values: np.ndarray) -> np.ndarray:
@@ -441,4 +475,7 @@ def evaluate(claim: Claim, datasets: Mapping[str, xr.Dataset]) -> Judgement:
     missing = [p for p in claim.presets if p not in datasets]
     if missing:
         raise KeyError(f"claim {claim.paper}:{claim.id} needs the Datasets of {missing}")
-    return judge(claim, QUANTITIES[claim.quantity](datasets, **claim.args))
+    compute = QUANTITIES[claim.quantity]
+    strict = (compute(datasets, **claim.args, strict=True)
+              if "strict" in inspect.signature(compute).parameters else None)
+    return judge(claim, compute(datasets, **claim.args), strict)

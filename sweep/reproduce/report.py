@@ -39,12 +39,14 @@ VERDICT_TEXT = ("Verdicts, on each claim's 90% intervals: **reproduced**, every 
                 "**undecided**, an interval straddles a boundary, so the run cannot tell (an interval that "
                 "merely touches the paper's value is undecided). Undecided claims get more replications, "
                 "in rounds, at the points they read, up to each preset's budget; *replications* is the "
-                "fewest a claim's points were judged on. A *deviation* note gives the measured values and "
-                "their cause, or says the cause is unknown; one marked *full precision only* cannot be "
-                "judged on a quick run.")
+                "fewest a claim's points were judged on. A verdict marked *marginal* would not be "
+                "decided on intervals twice as wide: its value lies within about one interval's width of a "
+                "boundary, and another seed may leave it undecided. A *deviation* note gives the measured "
+                "values and their cause, or says the cause is unknown; one marked *full precision only* "
+                "cannot be judged on a quick run.")
 
 CSV_COLUMNS = ("paper", "id", "section", "words", "presets", "paper_value", "measured", "replications",
-               "verdict", "expected", "sensitivity", "deviation", "full_only")
+               "verdict", "marginal", "expected", "sensitivity", "deviation", "full_only")
 
 
 @dataclass
@@ -69,6 +71,7 @@ class ClaimResult:
     replications: str = ""
     quick: bool = False
     sensitivity: str = ""
+    marginal: bool = False  # decided, but within about one interval's width of a boundary
 
     @classmethod
     def of(cls, claim: Claim, judge: Callable[[Claim], Judgement], quick: bool = False,
@@ -81,7 +84,13 @@ class ClaimResult:
             judgement = judge(claim)
         except Exception as error:  # noqa: BLE001 - any failure of a quantity is reported, not raised
             return cls(claim, ERROR, f"{type(error).__name__}: {error}", replications, quick)
-        return cls(claim, judgement.verdict, judgement.measured_text(), replications, quick)
+        return cls(claim, judgement.verdict, judgement.measured_text(), replications, quick,
+                   marginal=judgement.marginal)
+
+    @property
+    def verdict_text(self) -> str:
+        """The verdict, with "(marginal)" where it is."""
+        return f"{self.verdict} (marginal)" if self.marginal else self.verdict
 
     @property
     def expected(self) -> str:
@@ -104,7 +113,12 @@ class PaperResult:
 
     def count_text(self) -> str:
         counts = self.counts()
-        return ", ".join(f"{counts[v]} {v}" for v in (*VERDICTS, *NOT_VERDICTS) if v in VERDICTS or counts[v])
+        text = ", ".join(f"{counts[v]} {v}" for v in (*VERDICTS, *NOT_VERDICTS) if v in VERDICTS or counts[v])
+        return text + (f"; {self.marginal()} of the decided marginal" if self.marginal() else "")
+
+    def marginal(self) -> int:
+        """Decided claims whose verdict is marginal (:attr:`ClaimResult.marginal`)."""
+        return sum(1 for r in self.claims if r.marginal)
 
     def cause_unknown(self) -> int:
         """Claims not reproduced whose deviation note says that the cause is unknown."""
@@ -142,7 +156,8 @@ def write_csv(report: Report, path: Path) -> None:
             for r in paper.claims:
                 c = r.claim
                 writer.writerow([c.paper, c.id, c.section, c.words, " ".join(c.presets), c.expect.printed,
-                                 r.measured, r.replications, r.verdict, r.expected, r.sensitivity,
+                                 r.measured, r.replications, r.verdict, "yes" if r.marginal else "",
+                                 r.expected, r.sensitivity,
                                  c.deviation or "", c.full_only or ""])
 
 
@@ -158,8 +173,9 @@ def summary_markdown(report: Report, page_of: Callable[[str], str] | None = None
     """The summary table: verdicts and compute time per paper, the run's wall time and memory."""
     precision = "quick (reduced precision, `--quick`)" if report.quick else "full (the presets as they are)"
     lines = [f"Precision: {precision}. Command: `{report.command}`. Machine: {report.machine}.", "",
-             "| paper | claims | " + " | ".join(VERDICTS) + " | cause unknown | presets | compute (s) |",
-             "|---|---|" + "---|" * len(VERDICTS) + "---|---|---|"]
+             "| paper | claims | " + " | ".join(VERDICTS)
+             + " | marginal | cause unknown | presets | compute (s) |",
+             "|---|---|" + "---|" * len(VERDICTS) + "---|---|---|---|"]
     for paper in report.papers:
         counts = paper.counts()
         name = f"{paper.paper.key.upper()}: {paper.paper.title}"
@@ -167,12 +183,13 @@ def summary_markdown(report: Report, page_of: Callable[[str], str] | None = None
             name = f"[{name}]({page_of(paper.paper.key)})"
         lines.append(f"| {_cell(name)} | {len(paper.claims)}{paper.others_text()} | "
                      + " | ".join(str(counts[v]) for v in VERDICTS)
-                     + f" | {paper.cause_unknown()} | {len(paper.presets)} | {paper.compute_seconds():.0f} |")
+                     + f" | {paper.marginal()} | {paper.cause_unknown()} | {len(paper.presets)} "
+                     f"| {paper.compute_seconds():.0f} |")
     lines += ["", f"Wall time of the whole run: {report.wall_seconds:.0f} s. {report.memory}",
               "Compute is the time the presets' tasks took in the workers (summed over workers, every "
               "round of replications included; a preset reused from an earlier run keeps the time it "
-              "took then). *Cause unknown* counts the claims deviating or contradicted whose note says "
-              "the cause is not known.", "",
+              "took then). *Marginal* counts the decided claims marked so below. *Cause unknown* counts "
+              "the claims deviating or contradicted whose note says the cause is not known.", "",
               VERDICT_TEXT]
     return "\n".join(lines)
 
@@ -271,7 +288,8 @@ def claims_table(results: Sequence[ClaimResult]) -> list[str]:
         if r.sensitivity:
             note += f"<br>*Sensitivity:* {r.sensitivity}"
         lines.append(f"| **{c.id}** ({c.section}): {_cell(c.words)}{_cell(note)} | {_cell(c.expect.printed)} "
-                     f"| {_cell(r.measured)} | {_cell(r.replications)} | **{r.verdict}** |")
+                     f"| {_cell(r.measured)} | {_cell(r.replications)} | **{r.verdict}**"
+                     + (" (marginal)" if r.marginal else "") + " |")
     return [*lines, ""]
 
 
@@ -429,5 +447,5 @@ def _claims_html(results: Sequence[ClaimResult]) -> list[str]:
         rows.append(f"<tr><td><strong>{html.escape(c.id)}</strong> ({html.escape(c.section)}): "
                     f"{html.escape(c.words)}{notes}</td><td>{html.escape(c.expect.printed)}</td>"
                     f"<td>{html.escape(r.measured)}</td><td>{html.escape(r.replications)}</td>"
-                    f"<td class=\"{r.verdict}\">{r.verdict}</td></tr>")
+                    f"<td class=\"{r.verdict}\">{r.verdict_text}</td></tr>")
     return [*rows, "</table>"]

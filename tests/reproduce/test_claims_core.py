@@ -92,6 +92,21 @@ def test_a_claim_with_values_on_two_dimensions_is_decidable_too():
     assert decidable(claim, da.where(da < 4.4, 4.3), 0.25)
 
 
+@pytest.mark.parametrize(("values", "halfwidth", "verdict", "marginal"), [
+    ([1.04], 0.01, "contradicted", True),    # CV96 Fig. 8: [1.03, 1.05] against <= 1.02; [1.02, 1.06] touches
+    ([1.05], 0.01, "contradicted", False),   # [1.03, 1.07] still clears 1.02
+    ([0.978], 0.0045, "reproduced", True),   # CV96 Fig. 6(a) ties: [0.9735, 0.9825] in 0.97-1.03, doubled not
+    ([1.00], 0.0045, "reproduced", False),
+    ([1.015], 0.01, "undecided", False),     # an undecided verdict is not marginal: it is not decided
+    ([1.04], math.nan, "contradicted", False),  # no interval: judged on the value, never marginal
+])
+def test_a_decided_verdict_is_marginal_when_intervals_twice_as_wide_would_not_decide_it(
+        values, halfwidth, verdict, marginal):
+    claim = _claim({"between": [0.97, 1.03]}) if values[0] < 1.01 else _claim({"at_most": 1.02})
+    judgement = judge(claim, _measured(values, halfwidth))
+    assert (judgement.verdict, judgement.marginal) == (verdict, marginal)
+
+
 def test_a_value_that_could_not_be_computed_is_undecided():
     da = _measured([3.5, math.nan], 0.1)
     assert judge(_claim({"between": [3, 4], "figures": 1}), da).verdict == "undecided"

@@ -58,7 +58,7 @@ def response_ratio(ds: xr.Dataset) -> xr.DataArray:
     return out
 
 
-def saturation_test(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray]:
+def saturation_test(ds: xr.Dataset, slack: int = 0) -> tuple[xr.DataArray, xr.DataArray]:
     """Per point: saturated beyond doubt, and undecided.
 
     Of the ``n`` replications run at a point, ``k`` are flagged ``saturated``. The point is
@@ -66,14 +66,18 @@ def saturation_test(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray]:
     (P(K ≥ k | n, ½) ≤ :data:`SIGN_TEST_LEVEL`: 7 or 8 of 8); stable when none is flagged or the
     test rejects the converse (1 of 8); undecided between (2 to 6 of 8, or the one run flagged):
     a majority of a few replications flips with the seed. Replications that did not run at a point
-    (NaN: a later round of ``sweep-reproduce`` extends only some points) are left out.
+    (NaN: a later round of ``sweep-reproduce`` extends only some points) are left out. With
+    ``slack``, a call must also hold with ``slack`` more replications flagged the other way (1:
+    whether a call is marginal, :attr:`sweep.reproduce.claims.Judgement.marginal`: of 8, 8
+    saturated holds and 7 does not, 1 stable does not); a point none of whose runs is flagged
+    stays stable (no flag to turn: the plain test's convention, on any number of runs).
     """
     flagged, ran = ds["saturated"].astype(bool), ds["mean_response"].notnull()
     if "replication" not in flagged.dims:
         flagged, ran = flagged.expand_dims("replication"), ran.expand_dims("replication")
     n, k = ran.sum("replication"), (flagged & ran).sum("replication")
-    saturated = xr.apply_ufunc(stats.binom.sf, k - 1, n, 0.5) <= SIGN_TEST_LEVEL
-    stable = (k == 0) | (xr.apply_ufunc(stats.binom.cdf, k, n, 0.5) <= SIGN_TEST_LEVEL)
+    saturated = xr.apply_ufunc(stats.binom.sf, k - slack - 1, n, 0.5) <= SIGN_TEST_LEVEL
+    stable = (k == 0) | (xr.apply_ufunc(stats.binom.cdf, k + slack, n, 0.5) <= SIGN_TEST_LEVEL)
     return saturated, ~(saturated | stable)
 
 

@@ -44,6 +44,31 @@ def test_a_point_is_saturated_or_stable_by_a_sign_test(flagged, saturated, undec
     assert bool(is_undecided.item()) is undecided
 
 
+@pytest.mark.parametrize(("flagged", "firm"), [
+    ([True] * 8, True),                           # 7 of 8 would still be saturated
+    ([True] * 7 + [False], False),                # 6 of 8 would be undecided
+    ([True] + [False] * 7, False),                # 2 of 8 would be undecided
+    ([False] * 8, True),                          # no flag to turn: stable as in the plain test
+    ([False] * 4, True),
+])
+def test_a_strict_call_survives_one_flag_the_other_way(flagged, firm):
+    """The strict sign test (a marginal verdict's, sweep.reproduce.claims.Judgement.strict) decides
+    a point only when one more replication flagged the other way would not undo the call."""
+    _, undecided = saturation_test(_points({"eqs": flagged}), slack=1)
+    assert bool(undecided.item()) is not firm
+
+
+def test_a_verdict_on_a_call_one_flag_could_undo_is_marginal():
+    """A ratio at a point saturated in 7 of 8 runs is contradicted; a strict reading leaves the point
+    undecided, so the verdict is marginal (8 of 8: firm)."""
+    from sweep.reproduce.claims import evaluate
+
+    claim = _ratio_claim()
+    for runs, marginal in (([True] * 7 + [False], True), ([True] * 8, False)):
+        judgement = evaluate(claim, {"p": _points({"eqs": [False] * 8, "fb_pws": runs})})
+        assert (judgement.verdict, judgement.marginal) == ("contradicted", marginal)
+
+
 def _ratio_claim() -> Claim:
     return Claim("cv96", "c", "§5", "words", "response_ratio",
                  {"preset": "p", "policy": "fb_pws", "select": {"load": 0.95}},
