@@ -55,7 +55,7 @@ replications to the presets of undecided claims until they are decided or their
 budget is spent (:mod:`sweep.reproduce.cli`).
 
 A decided verdict is *marginal* when its intervals, made :data:`MARGIN` times as
-wide about their values, would not give it (they would leave it undecided): a value lies within about one
+wide about their values, would not give it: a value lies within about one
 interval's width of a boundary, and another seed's replications may leave the
 claim undecided (BENCHMARKS.md, "Two seeds"). The report marks it, so that a
 referee sees which decisions are close. A quantity that makes calls of its own
