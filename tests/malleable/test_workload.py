@@ -1,9 +1,17 @@
 """Malleable job streams (CV96 §3.2; docs/model-notes.md §1's reconstructed Distributions 1–4)."""
 
+import re
+
 import numpy as np
 import pytest
 
-from sweep.families.malleable._workload import PARALLELISM, make_jobs, validate_workload
+from sweep.families.malleable._workload import (
+    PARALLELISM,
+    make_jobs,
+    overall_scv,
+    refitted,
+    validate_workload,
+)
 from sweep.workloads.speedup import Eq5
 
 BASE = {"name": "t", "kind": "malleable", "parallelism": "dist1", "demand_mean": 1000.0,
@@ -40,6 +48,42 @@ def test_constraints_the_reconstruction_meets():
     d = PARALLELISM["dist1"]
     work_share = d.pmf * d.values**2 / d.moment(2)
     assert work_share[d.values >= 32].sum() == pytest.approx(0.98, abs=0.005)  # §4.1
+
+
+def test_overall_cv_is_the_mixture_formula_of_the_notes():
+    for name, per_size_cv in (("dist1", 10), ("dist3", 2)):
+        scv = overall_scv(PARALLELISM[name], "n2", per_size_cv**2)
+        assert np.sqrt(scv) == pytest.approx(overall_cv(name, per_size_cv, 2))
+
+
+@pytest.mark.parametrize("p", [0.25, 0.3, 0.45, 0.5])
+def test_another_p_keeps_the_printed_cw_by_resolving_p_nmax(p):
+    """Distribution 3 with another geometric p (workload.parallelism_p): P_Nmax re-solved so that
+    Figure 7's C_W = 6.6 (C_{W|n} = 2, m_n ∝ n²) still holds; the distribution itself moves."""
+    named, other = PARALLELISM["dist3"], refitted("dist3", p, "n2", 4.0)
+    assert (other.p, other.n_star, other.n_max) == (p, named.n_star, named.n_max)
+    assert np.sqrt(overall_scv(other, "n2", 4.0)) == pytest.approx(6.6, abs=0.05)
+    assert other.pmf.sum() == pytest.approx(1.0)
+    assert abs(other.moment(1) - named.moment(1)) > 0.5
+
+
+def test_the_named_p_gives_the_named_distribution_back():
+    again = refitted("dist3", PARALLELISM["dist3"].p, "n2", 4.0)
+    assert again.p_nmax == pytest.approx(PARALLELISM["dist3"].p_nmax, abs=1e-9)
+
+
+def test_a_stream_draws_from_the_refitted_distribution():
+    cfg = {**BASE, "parallelism": "dist3", "parallelism_p": 0.5}
+    jobs = make_jobs(cfg, 128, 0.5, 50_000, np.random.default_rng(3))
+    expected = refitted("dist3", 0.5, "n2", 4.0)
+    shares = [(jobs.parallelism == n).mean() for n in expected.values]
+    np.testing.assert_allclose(shares, expected.pmf, atol=0.01)
+
+
+def test_a_p_no_p_nmax_can_fit_is_one_line():
+    """Below p = 0.2 Distribution 1's geometric part is too flat for any P_Nmax to give C_W = 36."""
+    with pytest.raises(ValueError, match=r"^workload.parallelism_p = 0.1: no P_Nmax keeps dist1's C_W = 36"):
+        validate_workload({**BASE, "demand_scv": 100.0, "parallelism_p": 0.1})
 
 
 def test_sampled_stream_has_the_asked_moments():
@@ -106,7 +150,11 @@ def test_same_generator_same_stream():
     ({"parallelism": "max_speedup", "demand_growth": "none", "speedup": {"model": "linear"}},
      "workload.parallelism: max_speedup needs a speedup with a finite maximum"),
     ({"quantum": 3}, "workload.quantum is not an option of workload kind malleable"),
+    ({"parallelism": 16, "parallelism_p": 0.3}, "workload.parallelism_p needs workload.parallelism one of"),
+    ({"parallelism_p": 1.0}, "workload.parallelism_p must be in (0, 1), got 1.0"),
+    ({"parallelism_p": "low"}, "workload.parallelism_p must be in (0, 1), got 'low'"),
+    ({"parallelism_p": 0.3, "demand_growth": "none"}, "workload.parallelism_p needs demand_growth n, n2"),
 ])
 def test_bad_options_name_themselves(change, message):
-    with pytest.raises(ValueError, match="^" + message.replace("[", r"\[").replace("(", r"\(")):
+    with pytest.raises(ValueError, match="^" + re.escape(message)):
         validate_workload({**BASE, **change})

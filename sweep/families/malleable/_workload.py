@@ -7,6 +7,10 @@ has these options:
   job), ``dist1`` … ``dist4`` (the bounded-geometric Distributions 1–4 of §3.2.2
   and Figure 4, whose parameters are **reconstructed** in docs/model-notes.md §1), or
   ``max_speedup`` (``N_j = M_j``, eqs. 3/6, rounded, within ``[1, P]``; §4.1).
+  ``parallelism_p`` (default null) gives a named distribution another geometric
+  ``p`` and re-solves its ``P_Nmax`` so that the demand's overall ``C_W`` stays
+  what the named one gives with the same demand options (:func:`refitted`: the
+  paper prints ``C_W``, not ``p``).
 - ``demand_mean`` (``W̄``, s), ``demand_scv`` (``C²_{W|n}``) and ``demand_growth``
   (``none``, ``n``, ``n2``): ``W | N = n ~ Hyperexp2(m_n, C_{W|n})`` with
   ``m_n ∝ n^k`` (eq. 11). ``demand_normalise: true`` (default, docs/model-notes.md §1)
@@ -36,9 +40,11 @@ from __future__ import annotations
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
+from scipy import optimize
 
 from sweep.families.malleable._overheads import draw_delta, draw_eq13, validate_delta
 from sweep.workloads.distributions import Hyperexp2
@@ -111,7 +117,7 @@ _SPEEDUP_OPTIONS: dict[str, dict[str, Any]] = {
 _OPTIONS = {"name", "kind", "parallelism", "demand_mean", "demand_scv", "demand_growth",
             "demand_normalise", "speedup"}
 #: options that may be left out, with their defaults
-_OPTIONAL = {"arrival_cv": 1.0, "load_unit": "rho"}
+_OPTIONAL = {"arrival_cv": 1.0, "load_unit": "rho", "parallelism_p": None}
 _LOAD_UNITS = ("rho", "jobs_per_hour")
 
 #: Distribution 4's per-size demand (CV96 §4.3, from Feitelson & Nitzberg's Table 2, not
@@ -184,15 +190,75 @@ def _speedup(cfg: Any, beta_prime: np.ndarray | None = None) -> Speedup:
 
 
 def _parallelism(cfg: Mapping[str, Any]) -> BoundedGeometric | int | str:
+    """The parallelism option: a distribution (refitted where ``parallelism_p`` is given), an
+    integer or ``max_speedup`` (the options read are checked by :func:`validate_workload`)."""
     value = cfg.get("parallelism")
     if value in PARALLELISM:
-        return PARALLELISM[value]
+        if cfg.get("parallelism_p") is None:
+            return PARALLELISM[value]
+        growth = cfg["demand_growth"]
+        return refitted(value, float(cfg["parallelism_p"]), growth,
+                        None if growth == "nasa_ipsc" else float(cfg["demand_scv"]))
     if value == "max_speedup":
         return value
     if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1:
         return int(value)
     raise ValueError(f"workload.parallelism must be a positive integer, one of "
                      f"{list(PARALLELISM)}, or max_speedup; got {value!r}")
+
+
+def overall_scv(parallelism: BoundedGeometric, growth: str, per_size_scv: float | None) -> float:
+    """``C_W²``, the squared CV of the demand over all jobs: with per-size mean ``m_n`` (``n^k``, or
+    the NASA table's) and squared CV ``C²_{W|n}``, ``E[W] = Σ P(n) m_n`` and
+    ``E[W²] = Σ P(n) (1 + C²_{W|n}) m_n²`` (docs/model-notes.md §1; the scale of ``m_n`` cancels)."""
+    if growth == "nasa_ipsc":
+        mean, cv = _nasa_ipsc(parallelism, 1.0)
+        scv = cv**2
+    else:
+        mean, scv = parallelism.values.astype(np.float64) ** _GROWTH[growth], per_size_scv
+    first, second = np.dot(parallelism.pmf, mean), np.dot(parallelism.pmf, (1 + scv) * mean**2)
+    return float(second / first**2 - 1)
+
+
+@cache
+def refitted(name: str, p: float, growth: str, per_size_scv: float | None) -> BoundedGeometric:
+    """Distribution ``name`` with geometric parameter ``p`` and ``P_Nmax`` re-solved so that
+    :func:`overall_scv` is the named distribution's with the same demand (``workload.parallelism_p``).
+
+    CV96 prints ``C_W`` for the workloads of its figures (Figure 7: 6.6 with Distribution 3), not
+    ``p``; Distribution 3's ``p`` is Distribution 1's, borrowed (docs/model-notes.md §1). ``C_W``
+    need not be monotone in ``P_Nmax``: of the roots on a grid of ``[0, 1]`` (refined by Brent's
+    method) the one nearest the named ``P_Nmax`` is taken. ValueError where there is none."""
+    named = PARALLELISM[name]
+    target = overall_scv(named, growth, per_size_scv)
+
+    def gap(p_nmax: float) -> float:
+        candidate = BoundedGeometric(p, p_nmax, named.n_star, named.n_max)
+        return overall_scv(candidate, growth, per_size_scv) - target
+
+    grid = np.linspace(0.0, 0.999, 1000)
+    gaps = np.array([gap(q) for q in grid])
+    brackets = np.flatnonzero(np.sign(gaps[:-1]) != np.sign(gaps[1:]))
+    if brackets.size == 0:
+        raise ValueError(f"workload.parallelism_p = {p}: no P_Nmax keeps {name}'s C_W = "
+                         f"{np.sqrt(target):.3g} with this demand")
+    roots = [optimize.brentq(gap, grid[i], grid[i + 1], xtol=1e-12) for i in brackets]
+    p_nmax = min(roots, key=lambda q: abs(q - named.p_nmax))
+    return BoundedGeometric(p, p_nmax, named.n_star, named.n_max)
+
+
+def _validate_parallelism_p(cfg: Mapping[str, Any], named: BoundedGeometric | int | str) -> None:
+    """``parallelism_p``: null, or a number in (0, 1) beside a named distribution."""
+    if cfg.get("parallelism_p") is None:
+        return
+    if not isinstance(named, BoundedGeometric):
+        raise ValueError(f"workload.parallelism_p needs workload.parallelism one of {list(PARALLELISM)}, "
+                         f"got {cfg['parallelism']!r}")
+    if not 0 < _number(cfg, "parallelism_p", "workload.", 0.0, "in (0, 1)") < 1:
+        raise ValueError(f"workload.parallelism_p must be in (0, 1), got {cfg['parallelism_p']!r}")
+    if cfg["demand_growth"] == "none":
+        raise ValueError("workload.parallelism_p needs demand_growth n, n2 or nasa_ipsc: with none, C_W "
+                         "does not depend on the parallelism, so nothing re-solves P_Nmax")
 
 
 def _beta_at_max(cfg: Mapping[str, Any]) -> bool:
@@ -223,6 +289,7 @@ class MalleableWorkload:
     speedup: Mapping[str, Any]
     arrival_cv: float = 1.0
     load_unit: str = "rho"
+    parallelism_p: float | None = None
 
 
 def validate_workload(cfg: Mapping[str, Any]) -> None:
@@ -237,13 +304,13 @@ def validate_workload(cfg: Mapping[str, Any]) -> None:
     missing = sorted(_OPTIONS - set(cfg) - {"name"})
     if missing:
         raise ValueError(f"workload.{missing[0]} is required for workload kind malleable")
-    parallelism = _parallelism(cfg)
+    named = _parallelism({**cfg, "parallelism_p": None})
     _number(cfg, "demand_mean", "workload.", np.finfo(float).tiny, "> 0")
     if cfg["demand_growth"] == "nasa_ipsc":
         if cfg["demand_scv"] is not None:
             raise ValueError(f"workload.demand_scv must be null with demand_growth nasa_ipsc (the "
                              f"per-size CVs come from the table), got {cfg['demand_scv']!r}")
-        if not isinstance(parallelism, BoundedGeometric):
+        if not isinstance(named, BoundedGeometric):
             raise ValueError("workload.parallelism must be one of dist1..dist4 with demand_growth "
                              f"nasa_ipsc, got {cfg['parallelism']!r}")
     else:
@@ -251,6 +318,8 @@ def validate_workload(cfg: Mapping[str, Any]) -> None:
     if cfg["demand_growth"] not in _GROWTH and cfg["demand_growth"] != "nasa_ipsc":
         raise ValueError(f"workload.demand_growth must be one of {[*_GROWTH, 'nasa_ipsc']}, "
                          f"got {cfg['demand_growth']!r}")
+    _validate_parallelism_p(cfg, named)
+    parallelism = _parallelism(cfg)
     options = {**_OPTIONAL, **cfg}
     if options["load_unit"] not in _LOAD_UNITS:
         raise ValueError(f"workload.load_unit must be one of {list(_LOAD_UNITS)}, "
