@@ -5,6 +5,9 @@ A quantity is a function ``(datasets, **args) -> DataArray`` registered with
 come from the claim's record. It returns one value per remaining label with
 its confidence interval as ``low``/``high`` coordinates
 (:func:`sweep.analysis.confidence_interval`, :func:`sweep.analysis.ratio`).
+A quantity that makes calls of its own on the data (a sign test, an order read
+from intervals) may take ``strict: bool`` and, when true, make each call as a
+marginal verdict is judged (:attr:`sweep.reproduce.claims.Judgement.marginal`).
 Every module of this package and of every paper's package (:mod:`sweep.papers`) is
 imported on first use, so a paper's own quantities live in its package
 (``sweep/papers/<key>/quantities.py``) and are found without a list.
