@@ -164,6 +164,15 @@ def write_csv(report: Report, path: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 # Markdown
 
+#: The summary's columns after the verdict counts (:func:`_summary_cells`).
+SUMMARY_COLUMNS = ("marginal", "cause unknown", "presets", "compute (s)")
+
+
+def _summary_cells(paper: PaperResult) -> list[str]:
+    """A paper's :data:`SUMMARY_COLUMNS` in the summary table (Markdown and HTML alike)."""
+    return [str(paper.marginal()), str(paper.cause_unknown()), str(len(paper.presets)),
+            f"{paper.compute_seconds():.0f}"]
+
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
@@ -173,18 +182,15 @@ def summary_markdown(report: Report, page_of: Callable[[str], str] | None = None
     """The summary table: verdicts and compute time per paper, the run's wall time and memory."""
     precision = "quick (reduced precision, `--quick`)" if report.quick else "full (the presets as they are)"
     lines = [f"Precision: {precision}. Command: `{report.command}`. Machine: {report.machine}.", "",
-             "| paper | claims | " + " | ".join(VERDICTS)
-             + " | marginal | cause unknown | presets | compute (s) |",
-             "|---|---|" + "---|" * len(VERDICTS) + "---|---|---|---|"]
+             "| paper | claims | " + " | ".join((*VERDICTS, *SUMMARY_COLUMNS)) + " |",
+             "|---|---|" + "---|" * (len(VERDICTS) + len(SUMMARY_COLUMNS))]
     for paper in report.papers:
         counts = paper.counts()
         name = f"{paper.paper.key.upper()}: {paper.paper.title}"
         if page_of:
             name = f"[{name}]({page_of(paper.paper.key)})"
         lines.append(f"| {_cell(name)} | {len(paper.claims)}{paper.others_text()} | "
-                     + " | ".join(str(counts[v]) for v in VERDICTS)
-                     + f" | {paper.marginal()} | {paper.cause_unknown()} | {len(paper.presets)} "
-                     f"| {paper.compute_seconds():.0f} |")
+                     + " | ".join([*(str(counts[v]) for v in VERDICTS), *_summary_cells(paper)]) + " |")
     lines += ["", f"Wall time of the whole run: {report.wall_seconds:.0f} s. {report.memory}",
               "Compute is the time the presets' tasks took in the workers (summed over workers, every "
               "round of replications included; a preset reused from an earlier run keeps the time it "
@@ -375,15 +381,14 @@ def report_html(report: Report) -> str:
     body = ["<h1>Reproduction report</h1>",
             f"<p>Precision: {precision}. Command: <code>{html.escape(report.command)}</code>. "
             f"Machine: {html.escape(report.machine)}.</p>",
-            "<table><tr><th>paper</th><th>claims</th>" + "".join(f"<th>{v}</th>" for v in VERDICTS)
-            + "<th>cause unknown</th><th>presets</th><th>compute (s)</th></tr>"]
+            "<table><tr><th>paper</th><th>claims</th>"
+            + "".join(f"<th>{v}</th>" for v in (*VERDICTS, *SUMMARY_COLUMNS)) + "</tr>"]
     for paper in report.papers:
         counts = paper.counts()
         body.append(f'<tr><td><a href="#{paper.paper.key}">{paper.paper.key.upper()}</a>: '
                     f"{html.escape(paper.paper.title)}</td><td>{len(paper.claims)}{paper.others_text()}</td>"
                     + "".join(f'<td class="{v}">{counts[v]}</td>' for v in VERDICTS)
-                    + f"<td>{paper.cause_unknown()}</td><td>{len(paper.presets)}</td>"
-                    f"<td>{paper.compute_seconds():.0f}</td></tr>")
+                    + "".join(f"<td>{cell}</td>" for cell in _summary_cells(paper)) + "</tr>")
     body += ["</table>", f"<p>Wall time of the whole run: {report.wall_seconds:.0f} s. "
              f"{html.escape(report.memory)}</p>", _paragraphs(VERDICT_TEXT)]
     for paper in report.papers:

@@ -9,7 +9,15 @@ import numpy as np
 import xarray as xr
 
 from sweep.reproduce.claims import Claim, Expectation, Paper, judge
-from sweep.reproduce.report import ClaimResult, PaperResult, Report, claims_table, summary_markdown, write_csv
+from sweep.reproduce.report import (
+    ClaimResult,
+    PaperResult,
+    Report,
+    claims_table,
+    report_html,
+    summary_markdown,
+    write_csv,
+)
 
 
 def _result(claim_id: str, value: float, halfwidth: float) -> ClaimResult:
@@ -40,4 +48,8 @@ def test_a_marginal_verdict_is_marked_in_the_csv_the_tables_and_the_summary(tmp_
     assert table.count("(marginal)") == 1 and "**contradicted** (marginal) |" in table
     header, _, row = summary_markdown(report).splitlines()[2:5]
     assert dict(zip(header.split("|"), row.split("|"), strict=True))[" marginal "].strip() == "1"
+    page = report_html(report)
+    summary = page.split("</table>")[0]
+    assert "<th>marginal</th>" in summary and "<td>1</td>" in summary
+    assert page.count("contradicted (marginal)") == 1
     assert report.papers[0].count_text().endswith("; 1 of the decided marginal")
