@@ -88,9 +88,9 @@ class ClaimResult:
                    marginal=judgement.marginal)
 
     @property
-    def verdict_text(self) -> str:
-        """The verdict, with "(marginal)" where it is."""
-        return f"{self.verdict} (marginal)" if self.marginal else self.verdict
+    def mark(self) -> str:
+        """`` (marginal)`` after a marginal verdict, else nothing."""
+        return " (marginal)" if self.marginal else ""
 
     @property
     def expected(self) -> str:
@@ -114,7 +114,8 @@ class PaperResult:
     def count_text(self) -> str:
         counts = self.counts()
         text = ", ".join(f"{counts[v]} {v}" for v in (*VERDICTS, *NOT_VERDICTS) if v in VERDICTS or counts[v])
-        return text + (f"; {self.marginal()} of the decided marginal" if self.marginal() else "")
+        marginal = self.marginal()
+        return text + (f"; {marginal} of the decided marginal" if marginal else "")
 
     def marginal(self) -> int:
         """Decided claims whose verdict is marginal (:attr:`ClaimResult.marginal`)."""
@@ -294,8 +295,7 @@ def claims_table(results: Sequence[ClaimResult]) -> list[str]:
         if r.sensitivity:
             note += f"<br>*Sensitivity:* {r.sensitivity}"
         lines.append(f"| **{c.id}** ({c.section}): {_cell(c.words)}{_cell(note)} | {_cell(c.expect.printed)} "
-                     f"| {_cell(r.measured)} | {_cell(r.replications)} | **{r.verdict}**"
-                     + (" (marginal)" if r.marginal else "") + " |")
+                     f"| {_cell(r.measured)} | {_cell(r.replications)} | **{r.verdict}**{r.mark} |")
     return [*lines, ""]
 
 
@@ -452,5 +452,5 @@ def _claims_html(results: Sequence[ClaimResult]) -> list[str]:
         rows.append(f"<tr><td><strong>{html.escape(c.id)}</strong> ({html.escape(c.section)}): "
                     f"{html.escape(c.words)}{notes}</td><td>{html.escape(c.expect.printed)}</td>"
                     f"<td>{html.escape(r.measured)}</td><td>{html.escape(r.replications)}</td>"
-                    f"<td class=\"{r.verdict}\">{r.verdict_text}</td></tr>")
+                    f"<td class=\"{r.verdict}\">{r.verdict}{r.mark}</td></tr>")
     return [*rows, "</table>"]
